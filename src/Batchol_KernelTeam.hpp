@@ -1,0 +1,152 @@
+// One team, one matrix, lower triangle: Kurzak et al.'s non-resident
+// left-looking Cholesky. The current panel of NB columns lives in a work buffer
+// (team scratch) while each thread accumulates its row of the panel update in a
+// register array; the panels to its left are streamed from A. Rows are spread
+// over the team's threads. Each element receives its updates in the same order
+// as serial_potrf, so the two agree to the bit when the compiler contracts alike.
+#ifndef BATCHOL_KERNEL_TEAM_HPP
+#define BATCHOL_KERNEL_TEAM_HPP
+
+#include <Batchol_KernelSerial.hpp>
+
+namespace batchol::detail {
+
+// Panel width of the Generic path: the register array is NB wide, and the work
+// buffer is n x NB scalars.
+inline constexpr int generic_nb = 8;
+
+KOKKOS_INLINE_FUNCTION constexpr std::size_t team_potrf_work_count(int n) {
+  return static_cast<std::size_t>(n) * generic_nb;
+}
+
+// work: team_potrf_work_count(n) scalars shared by the team, or nullptr to
+// factor each panel in place (same result, more traffic to A).
+template <class Member, class T>
+KOKKOS_INLINE_FUNCTION int team_potrf(const Member& member, Strided<T> a, int n, T* work) {
+  constexpr int NB = generic_nb;
+  int info = 0;
+  for (int k0 = 0; k0 < n && info == 0; k0 += NB) {
+    const int w = min_int(NB, n - k0);
+    const int rows = n - k0;
+    const Strided<T> p = work ? Strided<T>{work, 1, rows} : Strided<T>{&a(k0, k0), a.rs, a.cs};
+
+    // Load the panel and apply every column to its left.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, rows), [&](const int r) {
+      const int i = k0 + r;
+      const int cols = min_int(w, r + 1);
+      T acc[NB];
+      for (int c = 0; c < NB; ++c) acc[c] = c < cols ? a(i, k0 + c) : T(0);
+      for (int k = 0; k < k0; ++k) {
+        const T aik = a(i, k);
+        for (int c = 0; c < NB; ++c)
+          if (c < cols) acc[c] -= aik * a(k0 + c, k);
+      }
+      for (int c = 0; c < NB; ++c)
+        if (c < cols) p(r, c) = acc[c];
+    });
+    member.team_barrier();
+
+    // Factor the panel right-looking. The diagonal entry keeps the pivot until
+    // the second barrier, so that every thread reads the same pivot first.
+    for (int j = 0; j < w; ++j) {
+      const T d = p(j, j);
+      if (!pivot_ok(d)) {  // every thread sees the same d: the team leaves together
+        info = k0 + j + 1;
+        break;
+      }
+      const T s = detail::sqrt(d);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, j + 1, rows),
+                           [&](const int r) { p(r, j) = p(r, j) / s; });
+      member.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, j, rows), [&](const int r) {
+        if (r == j) {
+          p(j, j) = s;
+          return;
+        }
+        const T lrj = p(r, j);
+        const int last = min_int(w - 1, r);
+        for (int c = j + 1; c <= last; ++c) p(r, c) -= lrj * p(c, j);
+      });
+      member.team_barrier();
+    }
+
+    if (work) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, rows), [&](const int r) {
+        const int cols = min_int(w, r + 1);
+        for (int c = 0; c < cols; ++c) a(k0 + r, k0 + c) = p(r, c);
+      });
+      member.team_barrier();
+    }
+  }
+  return info;
+}
+
+// Solve with L or L^T for nrhs columns of b, column-oriented. The solved entry
+// of step j is divided in place one step later, when nobody reads it any more,
+// which leaves a single barrier per column.
+template <class Member, class T>
+KOKKOS_INLINE_FUNCTION void team_trsv(const Member& member, NoTransposeTag, Strided<const T> l,
+                                      int n, Strided<T> b, int nrhs) {
+  for (int j = 0; j < n; ++j) {
+    const T ljj = l(j, j);
+    const int first = j > 0 ? j - 1 : j + 1;  // row j-1 gets its final division here
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, (n - first) * nrhs), [&](const int t) {
+      const int r = first + t / nrhs;
+      const int q = t % nrhs;
+      if (r == j - 1) {
+        b(r, q) = b(r, q) / l(r, r);
+      } else if (r > j) {
+        b(r, q) -= l(r, j) * (b(j, q) / ljj);
+      }
+    });
+    member.team_barrier();
+  }
+  if (n > 0) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, nrhs),
+                         [&](const int q) { b(n - 1, q) = b(n - 1, q) / l(n - 1, n - 1); });
+    member.team_barrier();
+  }
+}
+
+template <class Member, class T>
+KOKKOS_INLINE_FUNCTION void team_trsv(const Member& member, TransposeTag, Strided<const T> l, int n,
+                                      Strided<T> b, int nrhs) {
+  for (int j = n - 1; j >= 0; --j) {
+    const T ljj = l(j, j);
+    const int end = j < n - 1 ? j + 2 : j;  // row j+1 gets its final division here
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, end * nrhs), [&](const int t) {
+      const int r = t / nrhs;
+      const int q = t % nrhs;
+      if (r == j + 1) {
+        b(r, q) = b(r, q) / l(r, r);
+      } else if (r < j) {
+        b(r, q) -= l(j, r) * (b(j, q) / ljj);
+      }
+    });
+    member.team_barrier();
+  }
+  if (n > 0) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, nrhs),
+                         [&](const int q) { b(0, q) = b(0, q) / l(0, 0); });
+    member.team_barrier();
+  }
+}
+
+template <class Member, class T>
+KOKKOS_INLINE_FUNCTION void team_potrs(const Member& member, Strided<const T> l, int n,
+                                       Strided<T> b, int nrhs) {
+  team_trsv(member, NoTransposeTag{}, l, n, b, nrhs);
+  team_trsv(member, TransposeTag{}, l, n, b, nrhs);
+}
+
+template <class Member, class T>
+KOKKOS_INLINE_FUNCTION void team_mirror(const Member& member, Strided<T> a, int n) {
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, n), [&](const int i) {
+    for (int j = 0; j < i; ++j) a(j, i) = a(i, j);
+  });
+  member.team_barrier();
+}
+
+}  // namespace batchol::detail
+
+#endif

@@ -1,0 +1,52 @@
+// The one data shape every kernel works on: a pointer and two 64-bit strides.
+// The public layer turns any View layout into this, and an Upper problem into a
+// Lower one by swapping the strides (the upper triangle of A is the lower
+// triangle of its transpose), so each algorithm exists once.
+#ifndef BATCHOL_STRIDED_HPP
+#define BATCHOL_STRIDED_HPP
+
+#include <Batchol_Compat.hpp>
+#include <Batchol_Options.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace batchol::detail {
+
+template <class T>
+struct Strided {
+  T* p;
+  std::ptrdiff_t rs;  // distance between rows
+  std::ptrdiff_t cs;  // distance between columns
+
+  KOKKOS_FORCEINLINE_FUNCTION T& operator()(std::ptrdiff_t i, std::ptrdiff_t j) const {
+    return p[i * rs + j * cs];
+  }
+  // The same storage seen as the transpose.
+  KOKKOS_FORCEINLINE_FUNCTION Strided transposed() const { return {p, cs, rs}; }
+};
+
+// The lower-triangle view of a matrix stored in triangle `uplo`.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION Strided<T> as_lower(Strided<T> a, Uplo uplo) {
+  return uplo == Uplo::Lower ? a : a.transposed();
+}
+
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION Strided<const T> as_const(Strided<T> a) {
+  return {a.p, a.rs, a.cs};
+}
+
+// Pivot test for every path: rejects <= 0, NaN and +Inf in one expression.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION bool pivot_ok(T d) {
+  return d > T(0) && d <= Limits<T>::max;
+}
+
+KOKKOS_FORCEINLINE_FUNCTION int min_int(int a, int b) {
+  return a < b ? a : b;
+}
+
+}  // namespace batchol::detail
+
+#endif
