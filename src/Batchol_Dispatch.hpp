@@ -3,17 +3,45 @@
 #define BATCHOL_DISPATCH_HPP
 
 #include <Batchol_Check.hpp>
+#include <Batchol_CudaPath.hpp>
 #include <Batchol_Generic.hpp>
+#include <Batchol_HostPath.hpp>
 
-namespace batchol::detail {
+namespace batchol {
 
-template <class ExecSpace>
+// Whether `path` can run operation Op on ExecSpace in this build (Auto and
+// Generic always can). Tests and benchmarks enumerate paths with it.
+template <class ExecSpace, class Op = detail::PotrfOp>
+constexpr bool path_available(Path path) {
+  switch (path) {
+    case Path::Host:
+      return detail::host_path_available_v<ExecSpace, Op>;
+    case Path::Cuda:
+      return detail::cuda_path_available_v<ExecSpace, Op>;
+    default:
+      return true;
+  }
+}
+
+namespace detail {
+
+template <class ExecSpace, class Op>
 Path resolve_path(const char* routine, const Options& opts) {
   switch (opts.path) {
+    case Path::Auto:
+      if constexpr (cuda_path_available_v<ExecSpace, Op>) return Path::Cuda;
+      if constexpr (host_path_available_v<ExecSpace, Op>) return Path::Host;
+      return Path::Generic;
     case Path::Host:
-      fail(routine, "opts.path", "is Path::Host, which this build does not provide");
+      if (!path_available<ExecSpace, Op>(Path::Host))
+        fail(routine, "opts.path",
+             "is Path::Host, which this build does not provide for this execution space");
+      return Path::Host;
     case Path::Cuda:
-      fail(routine, "opts.path", "is Path::Cuda, which this build does not provide");
+      if (!path_available<ExecSpace, Op>(Path::Cuda))
+        fail(routine, "opts.path",
+             "is Path::Cuda, which this build does not provide for this execution space");
+      return Path::Cuda;
     default:
       return Path::Generic;
   }
@@ -21,11 +49,21 @@ Path resolve_path(const char* routine, const Options& opts) {
 
 template <class Op, class ExecSpace, class T>
 void launch(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const Options& opts) {
-  const Path path = resolve_path<ExecSpace>(routine, opts);
+  const Path path = resolve_path<ExecSpace, Op>(routine, opts);
   if (pr.batch == 0) return;
-  if (path == Path::Generic) generic_launch<Op>(exec, pr);
+  switch (path) {
+    case Path::Host:
+      host_launch<Op>(exec, pr, opts);
+      break;
+    case Path::Cuda:
+      cuda_launch<Op>(exec, pr, opts);
+      break;
+    default:
+      generic_launch<Op>(exec, pr);
+  }
 }
 
-}  // namespace batchol::detail
+}  // namespace detail
+}  // namespace batchol
 
 #endif
