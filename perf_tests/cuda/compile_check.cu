@@ -1,0 +1,43 @@
+// CI compile check of the Cuda kernels with plain nvcc (no GPU, no Kokkos):
+//   nvcc -arch=sm_90 -std=c++17 -Isrc -c perf_tests/cuda/compile_check.cu -o /dev/null
+// By default it instantiates every kernel shape (thread per matrix and each
+// group width, every mode, both precisions) at a small order, which compiles
+// in well under a minute. -DBATCHOL_CHECK_FULL_TABLE instantiates the whole
+// sm_90 table instead (what a Kokkos build of the Cuda path compiles; minutes).
+#include "cuda/Batchol_CudaTable.cuh"
+
+namespace {
+
+using batchol::cuda::Batch;
+using batchol::cuda::Mode;
+
+template <class T, Mode MODE>
+void shapes(const Batch<T>& p, cudaStream_t s) {
+#ifdef BATCHOL_CHECK_FULL_TABLE
+  batchol::cuda::launch_tuned<MODE>(p, s);
+#else
+  batchol::cuda::launch_group<T, 3, 1, 4, MODE>(p, s);
+  batchol::cuda::launch_group<T, 8, 2, 4, MODE>(p, s);
+  batchol::cuda::launch_group<T, 8, 4, 4, MODE>(p, s);
+  batchol::cuda::launch_group<T, 16, 8, 4, MODE>(p, s);
+  batchol::cuda::launch_group<T, 16, 16, 2, MODE>(p, s);
+  batchol::cuda::launch_group<T, 32, 32, 4, MODE>(p, s);
+#endif
+}
+
+template <class T>
+void all_modes(const Batch<T>& p, cudaStream_t s) {
+  shapes<T, Mode::Potrf>(p, s);
+  shapes<T, Mode::Posv>(p, s);
+  shapes<T, Mode::Potrs>(p, s);
+  shapes<T, Mode::TrsvN>(p, s);
+  shapes<T, Mode::TrsvT>(p, s);
+}
+
+}  // namespace
+
+// Never called: referencing the instantiations is the point.
+void batchol_cuda_compile_check(const Batch<double>& d, const Batch<float>& f, cudaStream_t s) {
+  all_modes(d, s);
+  all_modes(f, s);
+}

@@ -1,0 +1,648 @@
+// Standalone tuning and benchmark tool for Batchol's Cuda path (plain CUDA +
+// cuSOLVER, no Kokkos). For each precision, order n and layout it
+//   1. checks every candidate kernel and mode against a CPU reference on a
+//      batch with planted failures (non-positive pivot, NaN): info, factor,
+//      untouched entries, posv leaving B alone for failed matrices;
+//   2. times each candidate and cuSOLVER potrfBatched on the same data, with
+//      fresh input and the L2 evicted (a >= 256 MB scratch write) before each
+//      repetition, median of the repetitions, at batch 10000 and at a batch of
+//      >= 256 MB;
+//   3. prints a table and writes JSON, with the roofline taken from a large
+//      device-to-device copy measured in the same run (bytes read + written).
+// Usage: tune [--json FILE] [--quick] [--prec d|f|df] [--sizes 4,8,...] [--reps R]
+#include "tune_common.cuh"
+
+#include <cusolverDn.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace tune {
+
+template <class T>
+std::vector<Cand<T>>& registry() {
+  static std::vector<Cand<T>> r;
+  return r;
+}
+template std::vector<Cand<double>>& registry<double>();
+template std::vector<Cand<float>>& registry<float>();
+
+#define CK(x) batchol::cuda::check((x), #x)
+#define CKS(x)                                                                            \
+  do {                                                                                    \
+    cusolverStatus_t st_ = (x);                                                           \
+    if (st_ != CUSOLVER_STATUS_SUCCESS) {                                                 \
+      std::fprintf(stderr, "cusolver error %d at %s:%d\n", int(st_), __FILE__, __LINE__); \
+      std::exit(2);                                                                       \
+    }                                                                                     \
+  } while (0)
+
+const char* mode_name(Mode m) {
+  switch (m) {
+    case Mode::Potrf:
+      return "potrf";
+    case Mode::Posv:
+      return "posv";
+    case Mode::Potrs:
+      return "potrs";
+    case Mode::TrsvN:
+      return "trsv_n";
+    default:
+      return "trsv_t";
+  }
+}
+
+enum class Layout { Left, Right };
+const char* layout_name(Layout l) {
+  return l == Layout::Left ? "left" : "right";
+}
+
+// ---------------------------------------------------------------- data
+
+__host__ __device__ inline std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+__host__ __device__ inline double unit(std::uint64_t h) {  // [-1, 1)
+  return double(h >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+// Symmetric, diagonally dominant (so SPD) matrices, both triangles written.
+template <class T>
+__global__ void gen_spd(T* a, int n, std::int64_t batch, std::int64_t bs, std::int64_t rs,
+                        std::int64_t cs, std::uint64_t seed) {
+  const std::int64_t total = batch * n * n;
+  for (std::int64_t idx = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; idx < total;
+       idx += std::int64_t(gridDim.x) * blockDim.x) {
+    std::int64_t i, r, c;
+    if (bs == 1) {  // batch index fastest
+      i = idx % batch;
+      r = (idx / batch) % n;
+      c = idx / (batch * n);
+    } else {
+      i = idx / (std::int64_t(n) * n);
+      r = (idx / n) % n;
+      c = idx % n;
+    }
+    const std::int64_t lo = r < c ? r : c, hi = r < c ? c : r;
+    const double u = unit(mix(seed ^ mix(std::uint64_t(i) * 1315423911ull + hi * 4096 + lo)));
+    a[i * bs + r * rs + c * cs] = T(r == c ? n + 1.0 + u : u);
+  }
+}
+
+template <class T>
+__global__ void gen_vec(T* b, std::int64_t count, std::uint64_t seed) {
+  for (std::int64_t idx = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; idx < count;
+       idx += std::int64_t(gridDim.x) * blockDim.x)
+    b[idx] = T(unit(mix(seed ^ mix(std::uint64_t(idx)))));
+}
+
+template <class T>
+__global__ void fill_ptrs(T** ptrs, T* base, std::int64_t stride, int count) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x)
+    ptrs[i] = base + i * stride;
+}
+
+// A batch in one layout: A0/B0 pristine, A/B worked on.
+template <class T>
+struct Data {
+  int n = 0;
+  std::int64_t batch = 0;
+  Layout lay = Layout::Right;
+  T *a0 = nullptr, *a = nullptr, *b0 = nullptr, *b = nullptr;
+  int* info = nullptr;
+  std::size_t a_bytes() const { return std::size_t(batch) * n * n * sizeof(T); }
+  std::size_t b_bytes() const { return std::size_t(batch) * n * sizeof(T); }
+
+  Batch<T> desc(bool mirror = false) const {
+    Batch<T> p;
+    p.batch = batch;
+    p.n = n;
+    p.a = a;
+    if (lay == Layout::Right) {
+      p.a_bs = std::int64_t(n) * n, p.a_rs = n, p.a_cs = 1;
+      p.b_bs = n, p.b_rs = 1, p.b_cs = 0;
+    } else {
+      p.a_bs = 1, p.a_rs = batch, p.a_cs = batch * n;
+      p.b_bs = 1, p.b_rs = batch, p.b_cs = 0;
+    }
+    p.b = b;
+    p.nrhs = 1;
+    p.info = info;
+    p.info_s = 1;
+    p.mirror = mirror;
+    return p;
+  }
+  std::int64_t idx(std::int64_t i, int r, int c) const {
+    const Batch<T> p = desc();
+    return i * p.a_bs + r * p.a_rs + c * p.a_cs;
+  }
+  std::int64_t bidx(std::int64_t i, int r) const {
+    const Batch<T> p = desc();
+    return i * p.b_bs + r * p.b_rs;
+  }
+
+  Data(int n_, std::int64_t batch_, Layout lay_, std::uint64_t seed)
+      : n(n_), batch(batch_), lay(lay_) {
+    CK(cudaMalloc(&a0, a_bytes()));
+    CK(cudaMalloc(&a, a_bytes()));
+    CK(cudaMalloc(&b0, b_bytes()));
+    CK(cudaMalloc(&b, b_bytes()));
+    CK(cudaMalloc(&info, std::size_t(batch) * sizeof(int)));
+    const Batch<T> p = desc();
+    gen_spd<T><<<4096, 256>>>(a0, n, batch, p.a_bs, p.a_rs, p.a_cs, seed);
+    CK(cudaGetLastError());
+    gen_vec<T><<<1024, 256>>>(b0, std::int64_t(batch) * n, seed + 17);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+  }
+  ~Data() {
+    cudaFree(a0);
+    cudaFree(a);
+    cudaFree(b0);
+    cudaFree(b);
+    cudaFree(info);
+  }
+  Data(const Data&) = delete;
+  Data& operator=(const Data&) = delete;
+};
+
+// ---------------------------------------------------------------- reference
+
+// The serial reference's algorithm (left-looking, division by the pivot),
+// in precision T, on a dense row-major copy.
+template <class T>
+bool pivot_ok_h(T d) {
+  return d > T(0) && d <= std::numeric_limits<T>::max();
+}
+template <class T>
+int ref_potrf(std::vector<T>& a, int n) {
+  for (int j = 0; j < n; ++j) {
+    T d = a[j * n + j];
+    for (int k = 0; k < j; ++k) d -= a[j * n + k] * a[j * n + k];
+    if (!pivot_ok_h(d)) return j + 1;
+    const T s = std::sqrt(d);
+    a[j * n + j] = s;
+    for (int i = j + 1; i < n; ++i) {
+      T v = a[i * n + j];
+      for (int k = 0; k < j; ++k) v -= a[i * n + k] * a[j * n + k];
+      a[i * n + j] = v / s;
+    }
+  }
+  return 0;
+}
+template <class T>
+void ref_fwd(const std::vector<T>& l, int n, std::vector<T>& b) {
+  for (int i = 0; i < n; ++i) {
+    T v = b[i];
+    for (int k = 0; k < i; ++k) v -= l[i * n + k] * b[k];
+    b[i] = v / l[i * n + i];
+  }
+}
+template <class T>
+void ref_bwd(const std::vector<T>& l, int n, std::vector<T>& b) {
+  for (int i = n - 1; i >= 0; --i) {
+    T v = b[i];
+    for (int k = n - 1; k > i; --k) v -= l[k * n + i] * b[k];
+    b[i] = v / l[i * n + i];
+  }
+}
+
+// ---------------------------------------------------------------- context
+
+struct Ctx {
+  cudaStream_t s{};
+  cudaEvent_t e0{}, e1{};
+  void* scratch = nullptr;
+  std::size_t scratch_bytes = 0;
+  double bw = 0;  // bytes/s, read + written
+  cusolverDnHandle_t h{};
+  int reps = 15;
+  bool quick = false;
+  std::vector<std::string> records;
+  int failures = 0;
+};
+
+template <class F>
+float time_once(Ctx& c, F&& f) {
+  CK(cudaEventRecord(c.e0, c.s));
+  f();
+  CK(cudaEventRecord(c.e1, c.s));
+  CK(cudaEventSynchronize(c.e1));
+  float ms = 0;
+  CK(cudaEventElapsedTime(&ms, c.e0, c.e1));
+  return ms;
+}
+
+// Median over reps of the kernel alone: before each, restore the input and
+// evict the L2 by writing the scratch buffer.
+template <class Restore, class F>
+double time_median(Ctx& c, int reps, Restore&& restore, F&& f) {
+  std::vector<float> t;
+  for (int r = 0; r <= reps; ++r) {
+    restore();
+    CK(cudaMemsetAsync(c.scratch, r & 0xff, c.scratch_bytes, c.s));
+    const float ms = time_once(c, f);
+    if (r > 0) t.push_back(ms);  // the first is warm-up
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2] * 1e-3;
+}
+
+void measure_bandwidth(Ctx& c) {
+  const std::size_t bytes = std::size_t(1) << 30;
+  void *x, *y;
+  CK(cudaMalloc(&x, bytes));
+  CK(cudaMalloc(&y, bytes));
+  CK(cudaMemset(x, 1, bytes));
+  std::vector<float> t;
+  for (int r = 0; r < 11; ++r)
+    t.push_back(
+        time_once(c, [&] { CK(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice, c.s)); }));
+  std::sort(t.begin(), t.end());
+  c.bw = 2.0 * bytes / (t[t.size() / 2] * 1e-3);
+  CK(cudaFree(x));
+  CK(cudaFree(y));
+}
+
+std::string jnum(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+template <class T>
+const char* prec_name() {
+  return sizeof(T) == 8 ? "double" : "float";
+}
+
+// Fewest bytes per matrix (DESIGN.md): potrf reads + writes the triangle;
+// solves read it once and b in and out; posv does both.
+double op_bytes(Mode m, int n, std::size_t s) {
+  const double tri = 0.5 * n * (n + 1) * s, vec = double(n) * s;
+  switch (m) {
+    case Mode::Potrf:
+      return 2 * tri;
+    case Mode::Posv:
+      return 2 * tri + 2 * vec;
+    default:
+      return tri + 2 * vec;
+  }
+}
+double op_flops(Mode m, int n) {
+  const double f = double(n) * n * n / 3 + double(n) * n / 2 + n / 6.0;
+  const double sv = 2.0 * n * n;  // two triangular solves
+  switch (m) {
+    case Mode::Potrf:
+      return f;
+    case Mode::Posv:
+      return f + sv;
+    case Mode::Potrs:
+      return sv;
+    default:
+      return sv / 2;
+  }
+}
+
+template <class T>
+void record(Ctx& c, const char* op, int n, Layout lay, std::int64_t batch,
+            const std::string& kernel, double seconds, Mode m) {
+  const double per = seconds / batch;
+  const double roof = op_bytes(m, n, sizeof(T)) / c.bw;
+  std::ostringstream o;
+  o << "{\"op\":\"" << op << "\",\"prec\":\"" << prec_name<T>() << "\",\"n\":" << n
+    << ",\"layout\":\"" << layout_name(lay) << "\",\"batch\":" << batch << ",\"kernel\":\""
+    << kernel << "\",\"ns_per_matrix\":" << jnum(per * 1e9)
+    << ",\"roofline_ns\":" << jnum(roof * 1e9) << ",\"pct_roofline\":" << jnum(100 * roof / per)
+    << ",\"gflops\":" << jnum(op_flops(m, n) / per * 1e-9) << "}";
+  c.records.push_back(o.str());
+}
+
+// ---------------------------------------------------------------- checks
+
+template <class T>
+std::vector<T> to_host(const T* d, std::size_t count) {
+  std::vector<T> h(count);
+  CK(cudaMemcpy(h.data(), d, count * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+// Plants failures: every 7th matrix a negative pivot at a column that varies,
+// every 11th a NaN below the diagonal.
+template <class T>
+void plant_failures(Data<T>& d) {
+  std::vector<T> h = to_host(d.a0, d.a_bytes() / sizeof(T));
+  for (std::int64_t i = 0; i < d.batch; ++i) {
+    if (i % 7 == 3) h[d.idx(i, int(i % d.n), int(i % d.n))] = T(-1);
+    if (i % 11 == 5 && d.n > 1) h[d.idx(i, d.n - 1, int(i % (d.n - 1)))] = T(NAN);
+  }
+  CK(cudaMemcpy(d.a0, h.data(), d.a_bytes(), cudaMemcpyHostToDevice));
+}
+
+template <class T>
+std::vector<T> dense(const Data<T>& d, const std::vector<T>& h, std::int64_t i) {
+  std::vector<T> m(std::size_t(d.n) * d.n);
+  for (int r = 0; r < d.n; ++r)
+    for (int c = 0; c < d.n; ++c) m[r * d.n + c] = h[d.idx(i, r, c)];
+  return m;
+}
+
+template <class T>
+bool same_bits(T x, T y) {
+  return std::memcmp(&x, &y, sizeof(T)) == 0;
+}
+
+// Checks one candidate in every mode it has; returns the worst relative error.
+template <class T>
+double check_cand(Ctx& c, const Cand<T>& k, Data<T>& d, bool mirror, std::string& why) {
+  const int n = d.n;
+  const double tol = 64.0 * n * std::numeric_limits<T>::epsilon();
+  const std::vector<T> in = to_host(d.a0, d.a_bytes() / sizeof(T));
+  const std::vector<T> bin = to_host(d.b0, d.b_bytes() / sizeof(T));
+  double worst = 0;
+  auto err = [&](double x, double ref, double scale) {
+    if (std::isnan(x) && std::isnan(ref)) return 0.0;  // a planted NaN, propagated by both
+    const double e = std::fabs(x - ref) / scale;
+    return std::isnan(e) ? 1e300 : e;
+  };
+  // CPU factors (used as the input of the solve-only modes).
+  std::vector<std::vector<T>> L(d.batch);
+  std::vector<int> rinfo(d.batch);
+  for (std::int64_t i = 0; i < d.batch; ++i) {
+    L[i] = dense(d, in, i);
+    rinfo[i] = ref_potrf(L[i], n);
+  }
+  for (int mi = 0; mi < 5; ++mi) {
+    const Mode m = Mode(mi);
+    if (!k.fn[mi]) continue;
+    const bool factors = m == Mode::Potrf || m == Mode::Posv;
+    std::vector<T> ain = in;
+    if (!factors) {  // the solve modes read a factor: the CPU one (SPD matrices only)
+      for (std::int64_t i = 0; i < d.batch; ++i)
+        if (rinfo[i] == 0)
+          for (int r = 0; r < n; ++r)
+            for (int cc = 0; cc <= r; ++cc) ain[d.idx(i, r, cc)] = L[i][r * n + cc];
+    }
+    CK(cudaMemcpy(d.a, ain.data(), d.a_bytes(), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(d.b, d.b0, d.b_bytes(), cudaMemcpyDeviceToDevice));
+    CK(cudaMemset(d.info, 0xff, d.batch * sizeof(int)));
+    k.fn[mi](d.desc(mirror && factors), c.s);
+    CK(cudaStreamSynchronize(c.s));
+    const std::vector<T> a = to_host(d.a, d.a_bytes() / sizeof(T));
+    const std::vector<T> b = to_host(d.b, d.b_bytes() / sizeof(T));
+    std::vector<int> info(d.batch);
+    CK(cudaMemcpy(info.data(), d.info, d.batch * sizeof(int), cudaMemcpyDeviceToHost));
+    for (std::int64_t i = 0; i < d.batch; ++i) {
+      const std::vector<T>& l = L[i];
+      if (factors) {
+        if (info[i] != rinfo[i]) {
+          why = std::string(mode_name(m)) + ": info " + std::to_string(info[i]) +
+                " != " + std::to_string(rinfo[i]) + " at matrix " + std::to_string(i);
+          return 1e300;
+        }
+        const int ncol = rinfo[i] ? rinfo[i] - 1 : n;
+        double scale = 0;
+        for (int r = 0; r < n; ++r) scale = std::max(scale, double(std::fabs(l[r * n + r])));
+        for (int r = 0; r < n; ++r)
+          for (int cc = 0; cc < n; ++cc) {
+            const T got = a[d.idx(i, r, cc)], orig = in[d.idx(i, r, cc)];
+            if (cc <= r && cc < ncol) {
+              worst = std::max(worst, err(got, l[r * n + cc], scale));
+            } else if (cc > r && mirror && rinfo[i] == 0) {
+              if (!same_bits(got, a[d.idx(i, cc, r)])) {
+                why = "mirror mismatch";
+                return 1e300;
+              }
+            } else if (!same_bits(got, orig)) {
+              why = std::string(mode_name(m)) + ": entry (" + std::to_string(r) + "," +
+                    std::to_string(cc) + ") of matrix " + std::to_string(i) + " was changed";
+              return 1e300;
+            }
+          }
+      }
+      if (m == Mode::Potrf) continue;
+      // Solves: reference on the CPU factor.
+      std::vector<T> x(n);
+      for (int r = 0; r < n; ++r) x[r] = bin[d.bidx(i, r)];
+      if (m == Mode::Posv && rinfo[i] != 0) {
+        for (int r = 0; r < n; ++r)
+          if (!same_bits(b[d.bidx(i, r)], x[r])) {
+            why = "posv changed B of a failed matrix";
+            return 1e300;
+          }
+        continue;
+      }
+      if (rinfo[i] != 0) continue;  // solve-only modes on a garbage factor: no reference
+      if (m == Mode::Posv || m == Mode::Potrs || m == Mode::TrsvN) ref_fwd(l, n, x);
+      if (m == Mode::Posv || m == Mode::Potrs || m == Mode::TrsvT) ref_bwd(l, n, x);
+      double scale = 0;
+      for (int r = 0; r < n; ++r) scale = std::max(scale, double(std::fabs(x[r])));
+      for (int r = 0; r < n; ++r) worst = std::max(worst, err(b[d.bidx(i, r)], x[r], scale));
+    }
+  }
+  if (worst > tol) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "error %.3g > tol %.3g", worst, tol);
+    why = buf;
+  }
+  return worst;
+}
+
+// ---------------------------------------------------------------- sweep
+
+template <class T>
+bool admissible(const Cand<T>& k, int n) {
+  if (k.np < n) return false;
+  if (k.g == 1) return k.np == n;
+  return k.np - n < 16 && (n > 8 || k.g <= 4);
+}
+
+template <class T>
+double cusolver_potrf(Ctx& c, Data<T>& d) {
+  if (d.lay != Layout::Right || d.batch > 0x7fffffff) return NAN;
+  T** ptrs;
+  CK(cudaMalloc(&ptrs, d.batch * sizeof(T*)));
+  fill_ptrs<T><<<1024, 256, 0, c.s>>>(ptrs, d.a, std::int64_t(d.n) * d.n, int(d.batch));
+  CK(cudaGetLastError());
+  auto restore = [&] {
+    CK(cudaMemcpyAsync(d.a, d.a0, d.a_bytes(), cudaMemcpyDeviceToDevice, c.s));
+  };
+  auto run = [&] {
+    if constexpr (sizeof(T) == 8)
+      CKS(cusolverDnDpotrfBatched(c.h, CUBLAS_FILL_MODE_LOWER, d.n, ptrs, d.n, d.info,
+                                  int(d.batch)));
+    else
+      CKS(cusolverDnSpotrfBatched(c.h, CUBLAS_FILL_MODE_LOWER, d.n, ptrs, d.n, d.info,
+                                  int(d.batch)));
+  };
+  const double t = time_median(c, std::max(3, c.reps / 3), restore, run);
+  CK(cudaFree(ptrs));
+  return t;
+}
+
+template <class T>
+void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& table) {
+  std::vector<Cand<T>>& cands = registry<T>();
+  for (int n : sizes) {
+    std::vector<const Cand<T>*> ks;
+    for (const auto& k : cands)
+      if (admissible(k, n)) ks.push_back(&k);
+    if (ks.empty()) continue;
+    // 1. correctness, both layouts, planted failures; mirror on the first.
+    for (Layout lay : {Layout::Right, Layout::Left}) {
+      Data<T> d(n, 1000, lay, 1234 + n);
+      plant_failures(d);
+      bool first = true;
+      for (const Cand<T>* k : ks) {
+        std::string why;
+        const double e = check_cand(c, *k, d, first, why);
+        first = false;
+        const bool ok = why.empty();
+        if (!ok) ++c.failures;
+        std::printf("check %s n=%d %s %s: %s (err %.2e)\n", prec_name<T>(), n, layout_name(lay),
+                    k->name.c_str(), ok ? "ok" : why.c_str(), e);
+        std::ostringstream o;
+        o << "{\"check\":\"" << k->name << "\",\"prec\":\"" << prec_name<T>() << "\",\"n\":" << n
+          << ",\"layout\":\"" << layout_name(lay) << "\",\"ok\":" << (ok ? "true" : "false")
+          << ",\"err\":" << jnum(e) << "}";
+        c.records.push_back(o.str());
+      }
+    }
+    // 2. timing.
+    const std::int64_t big =
+        std::max<std::int64_t>(10000, ((std::int64_t(256) << 20) + n * n * sizeof(T) - 1) /
+                                          (std::int64_t(n) * n * sizeof(T)));
+    for (std::int64_t batch : {std::int64_t(10000), big}) {
+      if (c.quick && batch != big) continue;
+      for (Layout lay : {Layout::Right, Layout::Left}) {
+        Data<T> d(n, batch, lay, 99 + n);
+        auto restore_a = [&] {
+          CK(cudaMemcpyAsync(d.a, d.a0, d.a_bytes(), cudaMemcpyDeviceToDevice, c.s));
+        };
+        auto restore_b = [&] {
+          CK(cudaMemcpyAsync(d.b, d.b0, d.b_bytes(), cudaMemcpyDeviceToDevice, c.s));
+        };
+        double best = 1e30;
+        const Cand<T>* bk = nullptr;
+        for (const Cand<T>* k : ks) {
+          const Batch<T> p = d.desc();
+          const double t = time_median(c, c.reps, restore_a, [&] { k->fn[0](p, c.s); });
+          record<T>(c, "potrf", n, lay, batch, k->name, t, Mode::Potrf);
+          if (t < best) best = t, bk = k;
+        }
+        const double tc = cusolver_potrf(c, d);
+        if (std::isfinite(tc))
+          record<T>(c, "potrf", n, lay, batch, "cusolver_potrfBatched", tc, Mode::Potrf);
+        // Solves with the fastest candidate that has them (factor = SPD input's
+        // lower triangle, fine for timing).
+        const Cand<T>* sk = bk->fn[1] ? bk : nullptr;
+        for (const Cand<T>* k : ks)
+          if (!sk && k->fn[1]) sk = k;
+        std::string solves;
+        for (int mi = 1; mi < 5 && sk; ++mi) {
+          const Batch<T> p = d.desc();
+          const double t = time_median(
+              c, c.reps,
+              [&] {
+                restore_a();
+                restore_b();
+              },
+              [&] { sk->fn[mi](p, c.s); });
+          record<T>(c, mode_name(Mode(mi)), n, lay, batch, sk->name, t, Mode(mi));
+          char buf[96];
+          std::snprintf(buf, sizeof buf, " %s %.3g ns (%.0f%%)", mode_name(Mode(mi)),
+                        t / batch * 1e9,
+                        100 * op_bytes(Mode(mi), n, sizeof(T)) / c.bw / (t / batch));
+          solves += buf;
+        }
+        const double per = best / batch;
+        const double roof = op_bytes(Mode::Potrf, n, sizeof(T)) / c.bw;
+        char line[512];
+        std::snprintf(
+            line, sizeof line,
+            "%-6s n=%3d %-5s batch=%9lld best=%-24s %8.3f ns %5.1f%% roof | cusolver %8.3f ns "
+            "speedup %6.1fx |%s",
+            prec_name<T>(), n, layout_name(lay), (long long)batch, bk->name.c_str(), per * 1e9,
+            100 * roof / per, tc / batch * 1e9, tc / best, solves.c_str());
+        std::printf("%s\n", line);
+        std::fflush(stdout);
+        table.push_back(line);
+      }
+    }
+  }
+}
+
+}  // namespace tune
+
+int main(int argc, char** argv) {
+  using namespace tune;
+  std::string json = "tune.json", prec = "df";
+  std::vector<int> sizes = {2, 3, 4, 6, 8, 10, 12, 16, 24, 32, 40, 48, 64};
+  Ctx c;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--json" && i + 1 < argc)
+      json = argv[++i];
+    else if (a == "--quick")
+      c.quick = true;
+    else if (a == "--prec" && i + 1 < argc)
+      prec = argv[++i];
+    else if (a == "--reps" && i + 1 < argc)
+      c.reps = std::atoi(argv[++i]);
+    else if (a == "--sizes" && i + 1 < argc) {
+      sizes.clear();
+      std::stringstream ss(argv[++i]);
+      std::string tok;
+      while (std::getline(ss, tok, ',')) sizes.push_back(std::atoi(tok.c_str()));
+    }
+  }
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  cudaDeviceProp prop{};
+  CK(cudaGetDeviceProperties(&prop, 0));
+  CK(cudaStreamCreate(&c.s));
+  CK(cudaEventCreate(&c.e0));
+  CK(cudaEventCreate(&c.e1));
+  CKS(cusolverDnCreate(&c.h));
+  CKS(cusolverDnSetStream(c.h, c.s));
+  c.scratch_bytes =
+      std::max<std::size_t>(std::size_t(256) << 20, 4 * std::size_t(prop.l2CacheSize));
+  CK(cudaMalloc(&c.scratch, c.scratch_bytes));
+  measure_bandwidth(c);
+  const std::time_t now = std::time(nullptr);
+  char date[64];
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
+  std::printf("device %s, %d SMs, L2 %d MB, copy bandwidth %.0f GB/s (read+write), %s\n", prop.name,
+              prop.multiProcessorCount, prop.l2CacheSize >> 20, c.bw * 1e-9, date);
+  std::vector<std::string> table;
+  // The JSON is rewritten after each precision, so a run cut short keeps what it measured.
+  auto write_json = [&] {
+    if (FILE* f = std::fopen(json.c_str(), "w")) {
+      std::fprintf(
+          f, "{\"device\":\"%s\",\"date\":\"%s\",\"sms\":%d,\"l2_bytes\":%d,\"copy_bw_Bps\":%s,",
+          prop.name, date, prop.multiProcessorCount, prop.l2CacheSize, jnum(c.bw).c_str());
+      std::fprintf(f, "\"check_failures\":%d,\"records\":[\n", c.failures);
+      for (std::size_t i = 0; i < c.records.size(); ++i)
+        std::fprintf(f, "%s%s\n", c.records[i].c_str(), i + 1 < c.records.size() ? "," : "");
+      std::fprintf(f, "]}\n");
+      std::fclose(f);
+    }
+  };
+  if (prec.find('d') != std::string::npos) sweep<double>(c, sizes, table), write_json();
+  if (prec.find('f') != std::string::npos) sweep<float>(c, sizes, table), write_json();
+
+  std::printf("\n==== summary (%s, %.0f GB/s) ====\n", prop.name, c.bw * 1e-9);
+  for (const auto& l : table) std::printf("%s\n", l.c_str());
+  std::printf("check failures: %d\n", c.failures);
+  return c.failures ? 1 : 0;
+}

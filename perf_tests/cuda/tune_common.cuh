@@ -1,0 +1,51 @@
+// Shared between the tuning driver (tune.cu) and the kernel-instantiation
+// parts (tune_kernels.cu, compiled several times so the fully unrolled kernels
+// build in parallel).
+#ifndef BATCHOL_TUNE_COMMON_CUH
+#define BATCHOL_TUNE_COMMON_CUH
+
+#include "cuda/Batchol_CudaGroupKernel.cuh"
+
+#include <string>
+#include <vector>
+
+namespace tune {
+
+using batchol::cuda::Batch;
+using batchol::cuda::Mode;
+
+// One kernel configuration; fn[mode] is null where that mode was not built.
+template <class T>
+struct Cand {
+  std::string name;
+  int np = 0, g = 0, warps = 0;
+  using Fn = void (*)(const Batch<T>&, cudaStream_t);
+  Fn fn[5] = {};
+};
+
+// Defined in tune.cu; the parts append to it during static initialization.
+template <class T>
+std::vector<Cand<T>>& registry();
+
+template <class T, int NP, int G, int W, bool SOLVES>
+Cand<T> make_cand() {
+  using namespace batchol::cuda;
+  Cand<T> c;
+  c.name = "group<NP=" + std::to_string(NP) + ",G=" + std::to_string(G) +
+           ",W=" + std::to_string(W) + ">";
+  c.np = NP;
+  c.g = G;
+  c.warps = W;
+  c.fn[int(Mode::Potrf)] = &launch_group<T, NP, G, W, Mode::Potrf>;
+  if constexpr (SOLVES) {
+    c.fn[int(Mode::Posv)] = &launch_group<T, NP, G, W, Mode::Posv>;
+    c.fn[int(Mode::Potrs)] = &launch_group<T, NP, G, W, Mode::Potrs>;
+    c.fn[int(Mode::TrsvN)] = &launch_group<T, NP, G, W, Mode::TrsvN>;
+    c.fn[int(Mode::TrsvT)] = &launch_group<T, NP, G, W, Mode::TrsvT>;
+  }
+  return c;
+}
+
+}  // namespace tune
+
+#endif

@@ -1,0 +1,346 @@
+// One kernel family for every operation at small and middle sizes: a group of
+// G consecutive lanes owns one matrix, thread t of the group holds rows
+// t, t+G, t+2G, ... of the lower triangle in registers (row block m of a
+// thread spans columns 0 .. (m+1)G-1, so every register index is a
+// compile-time constant). G = 1 is the thread-per-matrix kernel.
+//
+// Why this shape: on the GPU the cost of a batched factorization is the number
+// of warp instructions issued per matrix. With rows spread cyclically, every
+// lane of a group stays busy until the last column (only the G x G diagonal
+// blocks carry idle work), the matrix is read and written exactly once, and the
+// only communication is one shuffle (the pivot) and one shared-memory broadcast
+// (the scaled column) per step. Kurzak et al. pad the matrix to a compile-time
+// size and avoid `if`s inside the factorization; so does this kernel: padded
+// rows are the identity, all loops unroll, and bounds are tested only on the
+// final stores.
+//
+// The factorization is right-looking, so element (i,j) receives its updates in
+// the order k = 0, 1, ... exactly as the left-looking reference does; only the
+// division by the pivot is a multiplication by its reciprocal.
+#ifndef BATCHOL_CUDA_GROUP_KERNEL_CUH
+#define BATCHOL_CUDA_GROUP_KERNEL_CUH
+
+#include "Batchol_CudaBatch.cuh"
+
+#include <algorithm>
+
+namespace batchol::cuda {
+namespace group_detail {
+
+// 16-byte shared-memory vectors: the broadcast column is read with the widest load.
+template <class T>
+struct Vec16;
+template <>
+struct Vec16<double> {
+  using type = double2;
+  static constexpr int len = 2;
+  __device__ static void unpack(type v, double* out) {
+    out[0] = v.x;
+    out[1] = v.y;
+  }
+};
+template <>
+struct Vec16<float> {
+  using type = float4;
+  static constexpr int len = 4;
+  __device__ static void unpack(type v, float* out) {
+    out[0] = v.x;
+    out[1] = v.y;
+    out[2] = v.z;
+    out[3] = v.w;
+  }
+};
+
+// Value of lane `src` of this thread's group of G lanes (G = 1: its own).
+template <int G, class T>
+__device__ __forceinline__ T group_shfl(T v, int src) {
+  if constexpr (G == 1)
+    return v;
+  else
+    return __shfl_sync(0xffffffffu, v, src, G);
+}
+
+// Sum over the group; the butterfly leaves the same bits in every lane.
+template <int G, class T>
+__device__ __forceinline__ T group_sum(T v) {
+  if constexpr (G > 1) {
+#pragma unroll
+    for (int off = G / 2; off > 0; off /= 2) v += __shfl_xor_sync(0xffffffffu, v, off, G);
+  }
+  return v;
+}
+
+template <Mode MODE>
+inline constexpr bool factors_v = MODE == Mode::Potrf || MODE == Mode::Posv;
+template <Mode MODE>
+inline constexpr bool forward_v = MODE == Mode::Posv || MODE == Mode::Potrs || MODE == Mode::TrsvN;
+template <Mode MODE>
+inline constexpr bool backward_v = MODE == Mode::Posv || MODE == Mode::Potrs || MODE == Mode::TrsvT;
+
+// Column K of the right-looking factorization, then columns K+1.. . Written as
+// a compile-time recursion rather than a loop: nvcc stops unrolling large
+// loop nests, and a register array indexed at run time would go to local memory.
+// `buf` is this group's column buffer; BUFSTEP separates the two buffers that
+// alternate between columns, so one __syncwarp per column suffices.
+template <class T, int NP, int G, int BUFSTEP, int K>
+struct FactorStep {
+  static constexpr int M = NP / G;
+  static constexpr int V = Vec16<T>::len;
+
+  __device__ __forceinline__ static void run(T (&r)[M][NP], T (&dinv)[M], T* buf, int t, int n,
+                                             int& fail) {
+    if constexpr (K < NP) {
+      constexpr int mk = K / G, tk = K % G;
+      const T d = group_shfl<G>(r[mk][K], tk);
+      if (K < n && fail == 0 && !pivot_ok(d)) fail = K + 1;
+      const T s = sqrt(d);
+      const T rs = T(1) / s;
+      // Column K: the owner's pivot becomes s, rows below are scaled.
+#pragma unroll
+      for (int m = mk; m < M; ++m) {
+        if (m == mk) {
+          r[m][K] = (t == tk) ? s : r[m][K] * rs;
+          dinv[m] = (t == tk) ? rs : dinv[m];
+        } else {
+          r[m][K] *= rs;
+        }
+      }
+      if constexpr (K + 1 < NP) {
+        // Broadcast column K to the group, then the rank-1 update of the
+        // rest, one 16-byte chunk of the column at a time (few registers live).
+        constexpr int step = G > 1 ? V : 1;
+        T* const col = buf + (K & 1) * BUFSTEP;
+        if constexpr (G > 1) {
+#pragma unroll
+          for (int m = mk; m < M; ++m) col[t + m * G] = r[m][K];
+          __syncwarp();
+        }
+#pragma unroll
+        for (int j0 = ((K + 1) / step) * step; j0 < NP; j0 += step) {
+          T l[step];
+          if constexpr (G > 1)
+            Vec16<T>::unpack(*reinterpret_cast<const typename Vec16<T>::type*>(col + j0), l);
+          else
+            l[0] = r[j0][K];
+#pragma unroll
+          for (int j = j0 < K + 1 ? K + 1 : j0; j < j0 + step; ++j) {
+#pragma unroll
+            for (int m = mk; m < M; ++m)
+              if (j < (m + 1) * G) r[m][j] -= r[m][K] * l[j - j0];
+          }
+        }
+      }
+      FactorStep<T, NP, G, BUFSTEP, K + 1>::run(r, dinv, buf, t, n, fail);
+    }
+  }
+};
+
+}  // namespace group_detail
+
+// NP: padded order (a multiple of G, and of 16 bytes' worth of T when G > 1).
+// WARPS: warps per block; a block holds 32*WARPS/G matrices.
+template <class T, int NP, int G, int WARPS, Mode MODE>
+__global__ void __launch_bounds__(WARPS * 32)
+    group_kernel(const Batch<T> p, const std::int64_t first) {
+  using namespace group_detail;
+  static_assert(G == 1 || G == 2 || G == 4 || G == 8 || G == 16 || G == 32, "G: 1..32, power of 2");
+  static_assert(NP % G == 0, "NP must be a multiple of G");
+  constexpr int M = NP / G;  // row blocks per thread
+  constexpr int MPB = WARPS * 32 / G;
+  constexpr int V = Vec16<T>::len;
+  static_assert(G == 1 || NP % V == 0, "NP must hold whole 16-byte vectors");
+  constexpr int STRIDE = NP + V;  // per-group column buffer, shifted by 16 B to spread banks
+  constexpr bool kShared = factors_v<MODE> && G > 1;
+  __shared__ __align__(16) T colbuf[kShared ? 2 * MPB * STRIDE : 1];
+
+  const int t = threadIdx.x % G;
+  const int g = threadIdx.x / G;
+  const std::int64_t mat = first + std::int64_t(blockIdx.x) * MPB + g;
+  // Groups past the end still compute (shuffles need the whole warp) on the
+  // last matrix, and store nothing.
+  const bool live = mat < p.batch;
+  const std::int64_t mi = live ? mat : p.batch - 1;
+  const int n = p.n;
+
+  T* const A = p.a + mi * p.a_bs;
+  T r[M][NP];  // r[m][c] = element (t + m*G, c); only c < (m+1)*G is touched
+  T dinv[M];   // 1 / diagonal of the owned rows
+
+  // Rows of each matrix contiguous (a_cs == 1, e.g. LayoutRight): a lane's
+  // own row is far from its neighbours' (different rows or matrices), so the
+  // loads and stores go through shared memory, with the warp's 32 rows of a
+  // row block copied by consecutive lanes along each row. (Batch index
+  // fastest, LayoutLeft, coalesces without this.)
+  constexpr int SROW = NP + 1;  // staged row stride (odd: spreads the banks)
+  constexpr std::size_t kColBytes = kShared ? 2 * MPB * STRIDE * sizeof(T) : 0;
+  constexpr bool kStageable = WARPS * 32 * SROW * sizeof(T) + kColBytes <= 48 * 1024;
+  __shared__ __align__(16) T stage[kStageable ? WARPS * 32 * SROW : 1];
+  const bool staged = kStageable && p.a_cs == 1;
+  const int lane = threadIdx.x % 32;
+  T* const wstage = stage + (threadIdx.x / 32) * 32 * SROW;
+  // Matrix of warp row R (= lane R's matrix) and its first element.
+  const std::int64_t warp_mat = mat - lane / G;
+  auto stage_matrix = [&](int R) {
+    const std::int64_t m = warp_mat + R / G;
+    return p.a + (m < p.batch ? m : p.batch - 1) * p.a_bs;
+  };
+
+  // Staged: every global load of every row block is issued before the first
+  // is used (one round trip to memory, not M), then each block is transposed
+  // through this warp's shared-memory rows.
+  T tmp[M][NP];  // tmp[m][q]: element q*32 + lane of row block m (q < (m+1)G)
+  if (kStageable && staged) {
+#pragma unroll
+    for (int m = 0; m < M; ++m) {
+#pragma unroll
+      for (int q = 0; q < (m + 1) * G; ++q) {
+        const int NC = (m + 1) * G;
+        const int e = lane + 32 * q, R = e / NC, c = e % NC;
+        const int row = R % G + m * G;
+        tmp[m][q] = (row < n && c <= row) ? stage_matrix(R)[std::int64_t(row) * p.a_rs + c] : T(0);
+      }
+    }
+  }
+
+  // Load the owned rows of the lower triangle; padding is the identity.
+#pragma unroll
+  for (int m = 0; m < M; ++m) {
+    const int i = t + m * G;
+    const bool row_ok = i < n;
+    const T* rowp = A + std::int64_t(row_ok ? i : 0) * p.a_rs;
+    if (kStageable && staged) {
+      const int NC = (m + 1) * G;  // columns of row block m
+#pragma unroll
+      for (int q = 0; q < NC; ++q) {
+        const int e = lane + 32 * q, R = e / NC, c = e % NC;
+        wstage[R * SROW + c] = tmp[m][q];
+      }
+      __syncwarp();
+    }
+    T diag = T(1);
+#pragma unroll
+    for (int c = 0; c < (m + 1) * G; ++c) {
+      T v = (i == c) ? T(1) : T(0);
+      if (row_ok && c <= i) v = (kStageable && staged) ? wstage[lane * SROW + c] : rowp[c * p.a_cs];
+      r[m][c] = v;
+      if (c >= m * G && !factors_v<MODE>) diag = (i == c) ? v : diag;
+    }
+    if constexpr (!factors_v<MODE>) dinv[m] = T(1) / diag;
+    if (kStageable && staged) __syncwarp();
+  }
+
+  int fail = 0;  // first failing column, 1-based (uniform over the group)
+  if constexpr (factors_v<MODE>) {
+    T* const buf = colbuf + g * STRIDE;
+    FactorStep<T, NP, G, MPB * STRIDE, 0>::run(r, dinv, buf, t, n, fail);
+
+    // Store: columns before a failing pivot hold the factor, the rest of the
+    // matrix keeps its input (as the reference leaves it).
+    const int ncol = fail ? fail - 1 : n;
+    const bool mirror = p.mirror && fail == 0;
+    if (kStageable && staged) {
+#pragma unroll
+      for (int m = 0; m < M; ++m) {
+        const int NC = (m + 1) * G;
+#pragma unroll
+        for (int c = 0; c < NC; ++c) wstage[lane * SROW + c] = r[m][c];
+        __syncwarp();
+#pragma unroll
+        for (int q = 0; q < NC; ++q) {
+          const int e = lane + 32 * q, R = e / NC, c = e % NC;
+          const int row = R % G + m * G;
+          const int ncol_r = __shfl_sync(0xffffffffu, ncol, R - R % G);
+          const bool live_r = warp_mat + R / G < p.batch;
+          if (live_r && row < n && c <= row && c < ncol_r)
+            stage_matrix(R)[std::int64_t(row) * p.a_rs + c] = wstage[R * SROW + c];
+        }
+        __syncwarp();
+      }
+    }
+    if (live) {
+#pragma unroll
+      for (int m = 0; m < M; ++m) {
+        const int i = t + m * G;
+        if (i >= n) continue;
+        T* rowp = A + std::int64_t(i) * p.a_rs;
+#pragma unroll
+        for (int c = 0; c < (m + 1) * G; ++c) {
+          if (!(kStageable && staged) && c <= i && c < ncol) rowp[c * p.a_cs] = r[m][c];
+          if (mirror && c < i) A[c * p.a_rs + std::int64_t(i) * p.a_cs] = r[m][c];
+        }
+      }
+      if (t == 0) p.info[mat * p.info_s] = fail;
+    }
+  }
+
+  if constexpr (forward_v<MODE> || backward_v<MODE>) {
+    // A failed posv leaves B as it was; the solve still runs (lockstep shuffles).
+    const bool store = live && fail == 0;
+    for (int q = 0; q < p.nrhs; ++q) {
+      T* const Bq = p.b + mi * p.b_bs + q * p.b_cs;
+      T y[M];
+#pragma unroll
+      for (int m = 0; m < M; ++m) {
+        const int i = t + m * G;
+        y[m] = i < n ? Bq[std::int64_t(i) * p.b_rs] : T(0);
+      }
+      if constexpr (forward_v<MODE>) {
+        // L y = b, right-looking: y_k is final once rows above are applied.
+#pragma unroll
+        for (int k = 0; k < NP; ++k) {
+          const int mk = k / G, tk = k % G;
+          const T yk = group_shfl<G>(y[mk] * dinv[mk], tk);
+#pragma unroll
+          for (int m = mk; m < M; ++m) {
+            if (m == mk)
+              y[m] = (t > tk) ? y[m] - r[m][k] * yk : (t == tk ? yk : y[m]);
+            else
+              y[m] -= r[m][k] * yk;
+          }
+        }
+      }
+      if constexpr (backward_v<MODE>) {
+        // L^T x = y: x_k needs the finished x below it, summed over the group.
+#pragma unroll
+        for (int k = NP - 1; k >= 0; --k) {
+          const int mk = k / G, tk = k % G;
+          T part = T(0);
+#pragma unroll
+          for (int m = M - 1; m >= mk; --m) {
+            if (m == mk)
+              part += (t > tk) ? r[m][k] * y[m] : T(0);
+            else
+              part += r[m][k] * y[m];
+          }
+          const T tot = group_sum<G>(part);
+          if (t == tk) y[mk] = (y[mk] - tot) * dinv[mk];
+        }
+      }
+      if (store) {
+#pragma unroll
+        for (int m = 0; m < M; ++m) {
+          const int i = t + m * G;
+          if (i < n) Bq[std::int64_t(i) * p.b_rs] = y[m];
+        }
+      }
+    }
+  }
+}
+
+// Launches the kernel over the whole batch on `stream` (several launches when
+// the grid would exceed 2^30 blocks). The caller guarantees 1 <= n <= NP.
+template <class T, int NP, int G, int WARPS, Mode MODE>
+void launch_group(const Batch<T>& p, cudaStream_t stream) {
+  constexpr std::int64_t mpb = WARPS * 32 / G;
+  constexpr std::int64_t max_blocks = std::int64_t(1) << 30;
+  const std::int64_t blocks = (p.batch + mpb - 1) / mpb;
+  for (std::int64_t b0 = 0; b0 < blocks; b0 += max_blocks) {
+    const auto nb = static_cast<unsigned>(std::min(blocks - b0, max_blocks));
+    group_kernel<T, NP, G, WARPS, MODE><<<nb, WARPS * 32, 0, stream>>>(p, b0 * mpb);
+    check(cudaGetLastError(), "group_kernel launch");
+  }
+}
+
+}  // namespace batchol::cuda
+
+#endif
