@@ -1,7 +1,8 @@
 // The Cuda path: the tuned kernels of src/cuda/ (plain CUDA C++), launched on
 // the execution space instance's stream so they order like any Kokkos kernel
-// on it. Sizes the kernel table does not cover (n = 0, n > BATCHOL_CUDA_MAX_N)
-// run on the Generic path instead, on the same instance.
+// on it. What the kernel table does not cover (n = 0, n > BATCHOL_CUDA_MAX_N,
+// potrs and trsv above n = 64) runs on the Generic path instead, on the same
+// instance.
 //
 // Available when Kokkos has CUDA and this translation unit is compiled by nvcc
 // (nvcc_wrapper); elsewhere the dispatcher sees it as absent.

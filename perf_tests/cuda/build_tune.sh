@@ -1,6 +1,10 @@
 #!/bin/bash
-# Builds the tuning tool: the candidate kernels are split into parts that
-# compile in parallel. Usage: build_tune.sh OUTDIR [JOBS] [NPARTS]
+# Builds the tuning tool: the candidate kernels (group kernels in
+# tune_kernels.cu, tile kernels in tune_tile.cu) are split into parts that
+# compile in parallel, and so does tune_table.cu (the kernel table, one part
+# per precision); compile times go to OUTDIR/compile_times.txt.
+# Usage: build_tune.sh OUTDIR [JOBS] [NPARTS]
+# TUNE_GROUP_MIN_NP=24 in the environment leaves out the small group kernels.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -8,10 +12,27 @@ out=${1:-build-tune}
 jobs=${2:-$(nproc)}
 parts=${3:-16}
 mkdir -p "$out"
-flags=(-arch=sm_90 -std=c++17 -O3 -I"$root/src" -I"$here")
-seq 0 $((parts - 1)) | xargs -P "$jobs" -I{} \
-  nvcc "${flags[@]}" -DTUNE_PART={} -DTUNE_NPARTS="$parts" -Xptxas -v \
-  -c "$here/tune_kernels.cu" -o "$out/part{}.o" > "$out/ptxas.log" 2>&1 || { cat "$out/ptxas.log"; exit 1; }
-nvcc "${flags[@]}" -c "$here/tune.cu" -o "$out/tune_main.o"
-nvcc -arch=sm_90 "$out"/part*.o "$out/tune_main.o" -lcusolver -o "$out/tune"
+export TUNE_FLAGS="-arch=sm_90 -std=c++17 -O3 -I$root/src -I$here -DTUNE_NPARTS=$parts \
+-DTUNE_GROUP_MIN_NP=${TUNE_GROUP_MIN_NP:-0}"
+export TUNE_HERE=$here TUNE_OUT=$out
+part() {
+  local t0 t1
+  t0=$(date +%s%N)
+  nvcc $TUNE_FLAGS -DTUNE_PART="$2" -Xptxas -v -c "$TUNE_HERE/$1.cu" -o "$TUNE_OUT/$1_part$2.o" \
+    > "$TUNE_OUT/ptxas_$1_$2.log" 2>&1 || { cat "$TUNE_OUT/ptxas_$1_$2.log"; return 255; }
+  t1=$(date +%s%N)
+  echo "$1 part $2: $(((t1 - t0) / 1000000)) ms" >> "$TUNE_OUT/compile_times.txt"
+}
+export -f part
+rm -f "$out/compile_times.txt"
+{
+  echo "tune_table 0"
+  echo "tune_table 1"
+  for i in $(seq 0 $((parts - 1))); do echo "tune_tile $i"; echo "tune_kernels $i"; done
+} | xargs -P "$jobs" -L1 bash -c 'part "$0" "$1"'
+cat "$out"/ptxas_*.log > "$out/ptxas.log"
+nvcc $TUNE_FLAGS -c "$here/tune.cu" -o "$out/tune_main.o"
+nvcc -arch=sm_90 "$out"/tune_kernels_part*.o "$out"/tune_tile_part*.o "$out"/tune_table_part*.o \
+  "$out/tune_main.o" \
+  -lcusolver -o "$out/tune"
 echo "built $out/tune"

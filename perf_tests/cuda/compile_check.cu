@@ -1,8 +1,9 @@
 // CI compile check of the Cuda kernels with plain nvcc (no GPU, no Kokkos):
 //   nvcc -arch=sm_90 -std=c++17 -Isrc -c perf_tests/cuda/compile_check.cu -o /dev/null
 // By default it instantiates every kernel shape (thread per matrix and each
-// group width, every mode, both precisions) at a small order, which compiles
-// in well under a minute. -DBATCHOL_CHECK_FULL_TABLE instantiates the whole
+// group width, every mode, both precisions; the tile kernel with 4x4 and 8x8
+// threads per matrix, potrf and posv, both precisions) at a small order,
+// which compiles in about a minute. -DBATCHOL_CHECK_FULL_TABLE instantiates the whole
 // sm_90 table instead (what a Kokkos build of the Cuda path compiles; minutes).
 #include "cuda/Batchol_CudaTable.cuh"
 
@@ -22,6 +23,10 @@ void shapes(const Batch<T>& p, cudaStream_t s) {
   batchol::cuda::launch_group<T, 16, 8, 4, MODE>(p, s);
   batchol::cuda::launch_group<T, 16, 16, 2, MODE>(p, s);
   batchol::cuda::launch_group<T, 32, 32, 4, MODE>(p, s);
+  if constexpr (MODE == Mode::Potrf || MODE == Mode::Posv) {
+    batchol::cuda::launch_tile<T, 4, 5, 1, MODE>(p, s, 2);
+    batchol::cuda::launch_tile<T, 8, 3, 2, MODE>(p, s, 1);
+  }
 #endif
 }
 

@@ -363,26 +363,40 @@ bool same_bits(T x, T y) {
   return std::memcmp(&x, &y, sizeof(T)) == 0;
 }
 
+// The CPU reference of one checking batch, computed once for all candidates.
+template <class T>
+struct Ref {
+  std::vector<T> in, bin;         // inputs as on the device
+  std::vector<std::vector<T>> L;  // CPU factors (dense row-major)
+  std::vector<int> rinfo;
+  explicit Ref(const Data<T>& d)
+      : in(to_host(d.a0, d.a_bytes() / sizeof(T))),
+        bin(to_host(d.b0, d.b_bytes() / sizeof(T))),
+        L(d.batch),
+        rinfo(d.batch) {
+    for (std::int64_t i = 0; i < d.batch; ++i) {
+      L[i] = dense(d, in, i);
+      rinfo[i] = ref_potrf(L[i], d.n);
+    }
+  }
+};
+
 // Checks one candidate in every mode it has; returns the worst relative error.
 template <class T>
-double check_cand(Ctx& c, const Cand<T>& k, Data<T>& d, bool mirror, std::string& why) {
+double check_cand(Ctx& c, const Cand<T>& k, Data<T>& d, const Ref<T>& ref, bool mirror,
+                  std::string& why) {
   const int n = d.n;
   const double tol = 64.0 * n * std::numeric_limits<T>::epsilon();
-  const std::vector<T> in = to_host(d.a0, d.a_bytes() / sizeof(T));
-  const std::vector<T> bin = to_host(d.b0, d.b_bytes() / sizeof(T));
+  const std::vector<T>& in = ref.in;
+  const std::vector<T>& bin = ref.bin;
+  const std::vector<std::vector<T>>& L = ref.L;
+  const std::vector<int>& rinfo = ref.rinfo;
   double worst = 0;
-  auto err = [&](double x, double ref, double scale) {
-    if (std::isnan(x) && std::isnan(ref)) return 0.0;  // a planted NaN, propagated by both
-    const double e = std::fabs(x - ref) / scale;
+  auto err = [&](double x, double r, double scale) {
+    if (std::isnan(x) && std::isnan(r)) return 0.0;  // a planted NaN, propagated by both
+    const double e = std::fabs(x - r) / scale;
     return std::isnan(e) ? 1e300 : e;
   };
-  // CPU factors (used as the input of the solve-only modes).
-  std::vector<std::vector<T>> L(d.batch);
-  std::vector<int> rinfo(d.batch);
-  for (std::int64_t i = 0; i < d.batch; ++i) {
-    L[i] = dense(d, in, i);
-    rinfo[i] = ref_potrf(L[i], n);
-  }
   for (int mi = 0; mi < 5; ++mi) {
     const Mode m = Mode(mi);
     if (!k.fn[mi]) continue;
@@ -464,6 +478,8 @@ double check_cand(Ctx& c, const Cand<T>& k, Data<T>& d, bool mirror, std::string
 template <class T>
 bool admissible(const Cand<T>& k, int n) {
   if (k.np < n) return false;
+  if (k.table) return n > k.lo;
+  if (k.tile) return k.np - n < k.g;  // the smallest padding for that B
   if (k.g == 1) return k.np == n;
   return k.np - n < 16 && (n > 8 || k.g <= 4);
 }
@@ -503,10 +519,13 @@ void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& tabl
     for (Layout lay : {Layout::Right, Layout::Left}) {
       Data<T> d(n, 1000, lay, 1234 + n);
       plant_failures(d);
-      bool first = true;
+      const Ref<T> ref(d);
+      bool first_group = true, first_tile = true;
       for (const Cand<T>* k : ks) {
         std::string why;
-        const double e = check_cand(c, *k, d, first, why);
+        // Mirror (write_transposed) on the first candidate of each kind.
+        bool& first = k->tile ? first_tile : first_group;
+        const double e = check_cand(c, *k, d, ref, first, why);
         first = false;
         const bool ok = why.empty();
         if (!ok) ++c.failures;
@@ -523,8 +542,10 @@ void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& tabl
     const std::int64_t big =
         std::max<std::int64_t>(10000, ((std::int64_t(256) << 20) + n * n * sizeof(T) - 1) /
                                           (std::int64_t(n) * n * sizeof(T)));
-    for (std::int64_t batch : {std::int64_t(10000), big}) {
-      if (c.quick && batch != big) continue;
+    std::vector<std::int64_t> batches;
+    if (!c.quick) batches.push_back(10000);
+    if (big != 10000 || c.quick) batches.push_back(big);  // 10000 may already fill 256 MB
+    for (std::int64_t batch : batches) {
       for (Layout lay : {Layout::Right, Layout::Left}) {
         Data<T> d(n, batch, lay, 99 + n);
         auto restore_a = [&] {
@@ -544,31 +565,46 @@ void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& tabl
         const double tc = cusolver_potrf(c, d);
         if (std::isfinite(tc))
           record<T>(c, "potrf", n, lay, batch, "cusolver_potrfBatched", tc, Mode::Potrf);
-        // Solves with the fastest candidate that has them (factor = SPD input's
-        // lower triangle, fine for timing).
-        const Cand<T>* sk = bk->fn[1] ? bk : nullptr;
-        for (const Cand<T>* k : ks)
-          if (!sk && k->fn[1]) sk = k;
+        // Solves (factor = SPD input's lower triangle, fine for timing): posv
+        // with every candidate that has it, the solve-only modes with the
+        // fastest potrf candidate that has them (else the first that has).
         std::string solves;
-        for (int mi = 1; mi < 5 && sk; ++mi) {
-          const Batch<T> p = d.desc();
-          const double t = time_median(
-              c, c.reps,
-              [&] {
-                restore_a();
-                restore_b();
-              },
-              [&] { sk->fn[mi](p, c.s); });
-          record<T>(c, mode_name(Mode(mi)), n, lay, batch, sk->name, t, Mode(mi));
-          char buf[96];
-          std::snprintf(buf, sizeof buf, " %s %.3g ns (%.0f%%)", mode_name(Mode(mi)),
-                        t / batch * 1e9,
-                        100 * op_bytes(Mode(mi), n, sizeof(T)) / c.bw / (t / batch));
+        for (int mi = 1; mi < 5; ++mi) {
+          std::vector<const Cand<T>*> sks;
+          if (mi == 1) {
+            for (const Cand<T>* k : ks)
+              if (k->fn[mi]) sks.push_back(k);
+          } else {
+            const Cand<T>* sk = bk->fn[mi] ? bk : nullptr;
+            for (const Cand<T>* k : ks)
+              if (!sk && k->fn[mi]) sk = k;
+            if (sk) sks.push_back(sk);
+          }
+          double sbest = 1e30;
+          const Cand<T>* sbk = nullptr;
+          for (const Cand<T>* sk : sks) {
+            const Batch<T> p = d.desc();
+            const double t = time_median(
+                c, c.reps,
+                [&] {
+                  restore_a();
+                  restore_b();
+                },
+                [&] { sk->fn[mi](p, c.s); });
+            record<T>(c, mode_name(Mode(mi)), n, lay, batch, sk->name, t, Mode(mi));
+            if (t < sbest) sbest = t, sbk = sk;
+          }
+          if (!sbk) continue;
+          char buf[160];
+          std::snprintf(buf, sizeof buf, " %s %.3g ns (%.0f%%%s%s)", mode_name(Mode(mi)),
+                        sbest / batch * 1e9,
+                        100 * op_bytes(Mode(mi), n, sizeof(T)) / c.bw / (sbest / batch),
+                        mi == 1 ? " " : "", mi == 1 ? sbk->name.c_str() : "");
           solves += buf;
         }
         const double per = best / batch;
         const double roof = op_bytes(Mode::Potrf, n, sizeof(T)) / c.bw;
-        char line[512];
+        char line[1024];
         std::snprintf(
             line, sizeof line,
             "%-6s n=%3d %-5s batch=%9lld best=%-24s %8.3f ns %5.1f%% roof | cusolver %8.3f ns "

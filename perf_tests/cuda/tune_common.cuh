@@ -5,6 +5,7 @@
 #define BATCHOL_TUNE_COMMON_CUH
 
 #include "cuda/Batchol_CudaGroupKernel.cuh"
+#include "cuda/Batchol_CudaTileKernel.cuh"
 
 #include <string>
 #include <vector>
@@ -15,10 +16,15 @@ using batchol::cuda::Batch;
 using batchol::cuda::Mode;
 
 // One kernel configuration; fn[mode] is null where that mode was not built.
+// Group kernels: g lanes per matrix; tile kernels (tile = true): g = B, a
+// B x B thread block per matrix, mpb matrices per block; the kernel table
+// (table = true): orders lo < n <= np.
 template <class T>
 struct Cand {
   std::string name;
   int np = 0, g = 0, warps = 0;
+  bool tile = false, table = false;
+  int mpb = 1, lo = 0;
   using Fn = void (*)(const Batch<T>&, cudaStream_t);
   Fn fn[5] = {};
 };
@@ -43,6 +49,28 @@ Cand<T> make_cand() {
     c.fn[int(Mode::TrsvN)] = &launch_group<T, NP, G, W, Mode::TrsvN>;
     c.fn[int(Mode::TrsvT)] = &launch_group<T, NP, G, W, Mode::TrsvT>;
   }
+  return c;
+}
+
+// The tile kernel with a fixed number of matrices per block (MPB), as a
+// plain function pointer.
+template <class T, int B, int M, int MINB, int MPB, Mode MODE>
+void launch_tile_fixed(const Batch<T>& p, cudaStream_t s) {
+  batchol::cuda::launch_tile<T, B, M, MINB, MODE>(p, s, MPB);
+}
+
+template <class T, int B, int M, int MINB, int MPB>
+Cand<T> make_tile_cand() {
+  Cand<T> c;
+  c.name = "tile<NP=" + std::to_string(B * M) + ",B=" + std::to_string(B) +
+           ",MINB=" + std::to_string(MINB) + ",MPB=" + std::to_string(MPB) + ">";
+  c.np = B * M;
+  c.g = B;
+  c.warps = (B * B * MPB + 31) / 32;
+  c.tile = true;
+  c.mpb = MPB;
+  c.fn[int(Mode::Potrf)] = &launch_tile_fixed<T, B, M, MINB, MPB, Mode::Potrf>;
+  c.fn[int(Mode::Posv)] = &launch_tile_fixed<T, B, M, MINB, MPB, Mode::Posv>;
   return c;
 }
 

@@ -13,9 +13,15 @@
 namespace tune {
 namespace {
 
+// -DTUNE_GROUP_MIN_NP=24 builds only the larger group kernels (a sweep of
+// the middle sizes, where the tile kernels compete with them).
+#ifndef TUNE_GROUP_MIN_NP
+#define TUNE_GROUP_MIN_NP 0
+#endif
+
 template <int IDX, class T, int NP, int G, int W, bool SOLVES>
 void add() {
-  if constexpr (IDX % TUNE_NPARTS == TUNE_PART)
+  if constexpr (IDX % TUNE_NPARTS == TUNE_PART && NP >= TUNE_GROUP_MIN_NP)
     registry<T>().push_back(make_cand<T, NP, G, W, SOLVES>());
 }
 

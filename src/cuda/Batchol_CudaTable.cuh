@@ -1,20 +1,75 @@
 // Which kernel runs which order n on sm_90 (H100/H200), chosen with
-// perf_tests/cuda/tune.cu on an H200 (results in perf_tests/results/): per
-// padded order, with a different group width where the layout asks for it.
+// perf_tests/cuda/tune.cu (results in perf_tests/results/): the group kernel
+// (lanes per matrix, Batchol_CudaGroupKernel.cuh) for small n and for the
+// solve-only modes, the tile kernel (a thread block per matrix,
+// Batchol_CudaTileKernel.cuh) for potrf and posv at middle n, per padded
+// order and layout.
 //
-// Each entry is a fully unrolled kernel, so every entry costs compile time in
-// the translation unit that calls the Cuda path: BATCHOL_CUDA_MAX_N (default
-// 64) trims the table, and larger n fall back to the Generic path.
+// Each entry is an unrolled kernel, so every entry costs compile time in the
+// translation unit that calls the Cuda path: BATCHOL_CUDA_MAX_N (default 128)
+// trims the table, and larger n fall back to the Generic path.
 #ifndef BATCHOL_CUDA_TABLE_CUH
 #define BATCHOL_CUDA_TABLE_CUH
 
 #include "Batchol_CudaGroupKernel.cuh"
+#include "Batchol_CudaTileKernel.cuh"
 
 #ifndef BATCHOL_CUDA_MAX_N
-#define BATCHOL_CUDA_MAX_N 64
+#define BATCHOL_CUDA_MAX_N 128
 #endif
 
 namespace batchol::cuda {
+
+// One tile-kernel entry: orders LO < n <= B*M (the caller tries the entries
+// in increasing order). Not instantiated at all when BATCHOL_CUDA_MAX_N <= LO.
+template <int LO, int B, int M, int MINB, Mode MODE, class T>
+bool tile_entry(const Batch<T>& p, cudaStream_t stream, int mpb) {
+  if constexpr (BATCHOL_CUDA_MAX_N > LO) {
+    if (p.n <= B * M) {
+      launch_tile<T, B, M, MINB, MODE>(p, stream, mpb);
+      return true;
+    }
+  }
+  return false;
+}
+
+// The tile kernel for potrf and posv at 24 < n <= 128 (false where the group
+// kernel is faster). B*M is the padded order; MINB = 2 caps registers at 128
+// (8 blocks of 64 threads per SM), larger tiles need up to 255 (MINB = 1).
+// With the batch index fastest (LayoutLeft, `left`) several matrices share a
+// block (mpb) so that the loads of a warp fill more of each 32-byte sector.
+template <Mode MODE, class T>
+bool launch_tile_tuned(const Batch<T>& p, cudaStream_t s) {
+  const int n = p.n;
+  const bool left = p.a_bs == 1;
+  if (n <= 24) return false;
+  if constexpr (sizeof(T) == 8) {
+    // LayoutLeft at n <= 32 and 40 < n <= 48: the group kernel reads it better.
+    if (left && (n <= 32 || (n > 40 && n <= 48))) return false;
+    const int m4 = 2;
+    return tile_entry<24, 4, 7, 1, MODE>(p, s, m4) || tile_entry<28, 4, 8, 1, MODE>(p, s, m4) ||
+           (left ? tile_entry<32, 4, 10, 1, MODE>(p, s, m4)
+                 : tile_entry<32, 8, 5, 2, MODE>(p, s, 1)) ||
+           tile_entry<40, 8, 6, 2, MODE>(p, s, 1) || tile_entry<48, 8, 7, 2, MODE>(p, s, 1) ||
+           tile_entry<56, 8, 8, 2, MODE>(p, s, 1) || tile_entry<64, 8, 9, 1, MODE>(p, s, 1) ||
+           tile_entry<72, 8, 10, 1, MODE>(p, s, 1) || tile_entry<80, 8, 11, 1, MODE>(p, s, 1) ||
+           tile_entry<88, 8, 12, 1, MODE>(p, s, 1) || tile_entry<96, 8, 13, 1, MODE>(p, s, 1) ||
+           tile_entry<104, 16, 7, 2, MODE>(p, s, 1) || tile_entry<112, 16, 8, 2, MODE>(p, s, 1);
+  } else {
+    if (n <= 32) return false;
+    // LayoutLeft potrf at 40 < n <= 48: the group kernel (posv: the tile kernel).
+    if (MODE == Mode::Potrf && left && n > 40 && n <= 48) return false;
+    const int mpb = left ? 4 : 1;
+    return tile_entry<32, 8, 5, 2, MODE>(p, s, mpb) || tile_entry<40, 8, 6, 2, MODE>(p, s, mpb) ||
+           tile_entry<48, 8, 7, 2, MODE>(p, s, mpb) || tile_entry<56, 8, 8, 2, MODE>(p, s, mpb) ||
+           tile_entry<64, 8, 9, 2, MODE>(p, s, mpb) || tile_entry<72, 8, 10, 2, MODE>(p, s, mpb) ||
+           tile_entry<80, 8, 11, 1, MODE>(p, s, mpb) || tile_entry<88, 8, 12, 1, MODE>(p, s, mpb) ||
+           tile_entry<96, 8, 13, 1, MODE>(p, s, mpb) ||
+           tile_entry<104, 8, 14, 1, MODE>(p, s, mpb) ||
+           (left ? tile_entry<112, 8, 16, 1, MODE>(p, s, mpb)
+                 : tile_entry<112, 16, 8, 2, MODE>(p, s, 1));
+  }
+}
 
 // Launches operation MODE on `stream` and returns true, or returns false when
 // the table has no kernel for p.n (the caller then takes another path).
@@ -22,6 +77,12 @@ template <Mode MODE, class T>
 bool launch_tuned(const Batch<T>& p, cudaStream_t stream) {
   const int n = p.n;
   if (n < 1 || n > BATCHOL_CUDA_MAX_N) return false;
+  if constexpr (MODE == Mode::Potrf || MODE == Mode::Posv) {
+    if (launch_tile_tuned<MODE>(p, stream)) return true;
+  }
+  // The group kernels: every mode up to n = 64 (the solve-only modes above
+  // that take the Generic path).
+  if (n > 64) return false;
   // Rows contiguous (LayoutRight): the kernels stage loads through shared
   // memory, which favours wider groups at some sizes.
   const bool rows = p.a_cs == 1;

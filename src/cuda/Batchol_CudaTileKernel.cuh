@@ -1,0 +1,296 @@
+// Middle sizes (about 25 < n <= 128): a B x B thread block per matrix holds
+// the whole lower triangle in registers as 2D block-cyclic tiles. Thread
+// (tx,ty) owns the elements (tx + B*i, ty + B*j), i >= j, of a matrix padded
+// to NP = B*M with the identity; every index is a compile-time constant, the
+// steps are unrolled, and bounds are tested only on loads and stores.
+//
+// This is Kurzak et al.'s panel factorization with the panel as wide as the
+// matrix (their best choice up to n = 24 on Kepler; Hopper's 64K registers per
+// SM hold several matrices of n = 100 in double, so nothing is streamed back
+// from memory: each element is read once and written once).
+//
+// Algorithm: right-looking, unblocked, on the unscaled form
+//   a(r,c) -= a(r,k) * a(c,k) / d_k   for r >= c > k,   d_k = a(k,k),
+// and only at the end L(r,c) = a(r,c) / sqrt(d_c), L(c,c) = sqrt(d_c).
+// The column of step k+1 is published through shared memory by its owners
+// (the B threads with ty = (k+1) % B) together with 1/d_{k+1}, computed by the
+// diagonal's owner; one __syncthreads per column. No thread waits on a
+// square root inside the loop, which keeps the dependent chain per column to
+// load, multiply, fused multiply-add, store and barrier.
+//
+// Failure contract (as the reference): the first column c < n whose pivot
+// fails pivot_ok gives info = c+1; columns before it hold the factor and are
+// the only ones stored. Columns already finished are protected by a select,
+// not by multiplying with zero, so a NaN or Inf reaching the update later
+// cannot leak into them.
+//
+// Posv: the factor goes to shared memory (packed), then one warp per matrix
+// runs both substitutions (Batchol_CudaWarpSolve.cuh).
+#ifndef BATCHOL_CUDA_TILE_KERNEL_CUH
+#define BATCHOL_CUDA_TILE_KERNEL_CUH
+
+#include "Batchol_CudaBatch.cuh"
+#include "Batchol_CudaWarpSolve.cuh"
+
+#include <algorithm>
+#include <climits>
+
+namespace batchol::cuda {
+namespace tile_detail {
+
+// Per-matrix shared memory, in elements of T: two column buffers, pivots d_k,
+// 1/d_k, sqrt(d_k), 1/sqrt(d_k), then (posv) the packed factor.
+template <class T, int NP, bool SOLVE>
+struct Smem {
+  static constexpr int kPiv = 2 * NP;
+  static constexpr int kPinv = 3 * NP;
+  static constexpr int kSqrt = 4 * NP;
+  static constexpr int kRsqrt = 5 * NP;
+  static constexpr int kL = 6 * NP;
+  static constexpr int kSize = 6 * NP + (SOLVE ? solve_detail::packed_size(NP) : 0);
+  // Bytes per block for mpb matrices (the first-failure words go last).
+  static constexpr std::size_t bytes(int mpb) {
+    return std::size_t(mpb) * kSize * sizeof(T) + std::size_t(mpb) * sizeof(int);
+  }
+};
+
+// A copy of x the compiler cannot see through. The stores recompute their
+// addresses from it instead of keeping the loads' addresses alive through the
+// whole factorization (which costs two registers per element).
+__device__ __forceinline__ std::int64_t opaque(std::int64_t x) {
+  asm volatile("" : "+l"(x));
+  return x;
+}
+
+// Owners of column K publish it (all rows of tiles j1.., values above the
+// diagonal are never read) and its pivot d_K with 1/d_K. (Column 0 only; the
+// steps publish the next column themselves.)
+template <class T, int B, int M, int K>
+__device__ __forceinline__ void publish(const T (&r)[M][M], T* sh, int tx, int ty) {
+  constexpr int NP = B * M, j1 = K / B, t1 = K % B;
+  if (ty == t1) {
+    T* const col = sh + (K & 1) * NP;
+#pragma unroll
+    for (int i = j1; i < M; ++i) col[tx + B * i] = r[i][j1];
+    if (tx == t1) {
+      const T d = r[j1][j1];
+      sh[Smem<T, NP, false>::kPiv + K] = d;
+      sh[Smem<T, NP, false>::kPinv + K] = solve_detail::recip(d);
+    }
+  }
+}
+
+// Fused multiply-adds per thread of the whole factorization, B*M(M+1)(M+2)/6:
+// up to about 1000 the steps are unrolled completely, beyond that the code
+// would spill out of the instruction cache (measured: 2x slower at NP = 80 in
+// float, where the run-time loop below is 1.7x faster than full unrolling;
+// at NP <= 64 full unrolling was 5-20% faster than the loop).
+template <int B, int M>
+inline constexpr int tile_unroll_v = B* M*(M + 1) * (M + 2) / 6 <= 1000 ? B : 1;
+
+// The steps K = B*JK .. B*JK+B-1 (K < NP-1) of tile column JK: rank-1 update
+// with column K, then the owners publish column K+1 and one barrier. Within a
+// tile column every step runs the same code (only the lane tests depend on
+// K), so large tiles run it as a loop; tile columns are a compile-time
+// recursion so that every register index stays a constant.
+template <class T, int B, int M, int JK>
+struct TileColumn {
+  static constexpr int NP = B * M;
+  __device__ __forceinline__ static void run(T (&r)[M][M], T* sh, int tx, int ty) {
+    if constexpr (JK < M) {
+      constexpr int kend = JK == M - 1 ? B - 1 : B;
+      constexpr int kUnroll = tile_unroll_v<B, M>;
+#pragma unroll kUnroll
+      for (int kk = 0; kk < kend; ++kk) {
+        const int K = B * JK + kk;
+        const T* const col = sh + (K & 1) * NP;
+        const T dinv = sh[Smem<T, NP, false>::kPinv + K];
+        T u[M], v[M];
+#pragma unroll
+        for (int i = JK; i < M; ++i) {
+          u[i] = col[tx + B * i] * dinv;
+          v[i] = col[ty + B * i];
+        }
+        // Columns <= K of tile column JK are finished: keep them (a select,
+        // so that NaN * 0 cannot reach them); rows <= K only meet the unused
+        // upper part.
+        const bool open = ty > kk;
+#pragma unroll
+        for (int j = JK; j < M; ++j) {
+#pragma unroll
+          for (int i = j; i < M; ++i) {
+            if (j == JK)
+              r[i][j] = open ? r[i][j] - u[i] * v[j] : r[i][j];
+            else
+              r[i][j] -= u[i] * v[j];
+          }
+        }
+        // Publish column K+1: still in tile column JK, or the first of JK+1
+        // (whose rows start at tile JK+1; tile JK's rows are not read then).
+        const bool next = kk == B - 1;
+        const int t1 = next ? 0 : kk + 1;
+        if (ty == t1) {
+          T* const c1 = sh + ((K + 1) & 1) * NP;
+#pragma unroll
+          for (int i = JK; i < M; ++i) {
+            T x = r[i][JK];
+            if constexpr (JK + 1 < M) {
+              if (i > JK) x = next ? r[i][JK + 1] : x;
+            }
+            c1[tx + B * i] = x;
+          }
+          if (tx == t1) {
+            T d = r[JK][JK];
+            if constexpr (JK + 1 < M) d = next ? r[JK + 1][JK + 1] : d;
+            sh[Smem<T, NP, false>::kPiv + K + 1] = d;
+            sh[Smem<T, NP, false>::kPinv + K + 1] = solve_detail::recip(d);
+          }
+        }
+        __syncthreads();
+      }
+      TileColumn<T, B, M, JK + 1>::run(r, sh, tx, ty);
+    }
+  }
+};
+
+}  // namespace tile_detail
+
+// B: threads per tile dimension (B*B per matrix); M: tiles per dimension
+// (NP = B*M); MAXT: most threads per block (mpb * B*B <= MAXT); MINB: blocks
+// of MAXT threads per SM the compiler must leave room for (a register cap:
+// unbounded, ptxas spends registers on early loads and halves the occupancy).
+// mpb matrices per block at run time: with the batch index fastest (a_bs == 1,
+// LayoutLeft) a warp's lanes take neighbouring matrices, so each load fills
+// more of a 32-byte sector.
+template <class T, int B, int M, int MAXT, int MINB, Mode MODE>
+__global__ void __launch_bounds__(MAXT, MINB)
+    tile_kernel(const Batch<T> p, const std::int64_t first, const int mpb) {
+  using namespace tile_detail;
+  static_assert(MODE == Mode::Potrf || MODE == Mode::Posv, "tile_kernel factors");
+  constexpr int NP = B * M, NT = B * B;
+  constexpr bool kSolve = MODE == Mode::Posv;
+  using S = Smem<T, NP, kSolve>;
+  extern __shared__ __align__(16) unsigned char tile_smem[];
+
+  const bool inter = mpb > 1 && p.a_bs == 1;
+  const int sub = inter ? int(threadIdx.x) % mpb : int(threadIdx.x) / NT;
+  const int lid = inter ? int(threadIdx.x) / mpb : int(threadIdx.x) % NT;
+  // Rows contiguous (LayoutRight): consecutive threads walk along a row.
+  const bool colfast = p.a_cs == 1;
+  const int tx = colfast ? lid / B : lid % B;
+  const int ty = colfast ? lid % B : lid / B;
+
+  T* const sh = reinterpret_cast<T*>(tile_smem) + sub * S::kSize;
+  int* const fails = reinterpret_cast<int*>(reinterpret_cast<T*>(tile_smem) + mpb * S::kSize);
+
+  const std::int64_t mat = first + std::int64_t(blockIdx.x) * mpb + sub;
+  // Matrices past the end compute on the last one (barriers need every
+  // thread) and store nothing.
+  const bool live = mat < p.batch;
+  const std::int64_t mi = live ? mat : p.batch - 1;
+  const int n = p.n;
+  T* const A = p.a + mi * p.a_bs;
+
+  // Load the owned elements of the lower triangle, all issued before any use;
+  // padding is the identity, the unused upper part of diagonal tiles zero.
+  T r[M][M];
+#pragma unroll
+  for (int i = 0; i < M; ++i) {
+#pragma unroll
+    for (int j = 0; j <= i; ++j) {
+      const int row = tx + B * i, c = ty + B * j;
+      T v = row == c ? T(1) : T(0);
+      if (row < n && c <= row) v = A[row * p.a_rs + c * p.a_cs];
+      r[i][j] = v;
+    }
+  }
+
+  if (lid == 0) fails[sub] = INT_MAX;
+  publish<T, B, M, 0>(r, sh, tx, ty);
+  __syncthreads();
+  TileColumn<T, B, M, 0>::run(r, sh, tx, ty);
+
+  // Pivot test, square roots and their reciprocals, shared by the matrix's threads.
+  for (int c = lid; c < NP; c += NT) {
+    const T d = sh[S::kPiv + c];
+    if (c < n && !pivot_ok(d)) atomicMin(&fails[sub], c + 1);
+    const T s = sqrt(d);
+    sh[S::kSqrt + c] = s;
+    sh[S::kRsqrt + c] = solve_detail::recip(s);
+  }
+  __syncthreads();
+  const int fail = fails[sub] == INT_MAX ? 0 : fails[sub];
+
+  // Store: columns before a failing pivot hold the factor, the rest of the
+  // matrix keeps its input (as the reference leaves it).
+  const int ncol = fail ? fail - 1 : n;
+  const std::int64_t a_rs = opaque(p.a_rs), a_cs = opaque(p.a_cs);
+  T* const As = p.a + opaque(mi * p.a_bs);
+  const bool mirror = p.mirror && fail == 0;
+  T* const Lp = sh + S::kL;
+#pragma unroll
+  for (int j = 0; j < M; ++j) {
+    const int c = ty + B * j;
+    const T rs = sh[S::kRsqrt + c];
+    const T s = sh[S::kSqrt + c];
+#pragma unroll
+    for (int i = j; i < M; ++i) {
+      const int row = tx + B * i;
+      const T l = (i == j && row == c) ? s : r[i][j] * rs;
+      if (row < n && c <= row) {
+        if (live && c < ncol) As[row * a_rs + c * a_cs] = l;
+        if (live && mirror && c < row) As[c * a_rs + row * a_cs] = l;
+        if constexpr (kSolve) Lp[solve_detail::packed(row, c)] = l;
+      }
+    }
+  }
+  if (live && lid == 0) p.info[mat * p.info_s] = fail;
+
+  if constexpr (kSolve) {
+    // One warp per matrix of the block; a failed posv leaves B as it was.
+    __syncthreads();
+    const int lane = int(threadIdx.x) % 32, nwarps = int(blockDim.x) / 32;
+    for (int w = int(threadIdx.x) / 32; w < mpb; w += nwarps) {
+      const std::int64_t mw = first + std::int64_t(blockIdx.x) * mpb + w;
+      if (mw < p.batch && fails[w] == INT_MAX) {
+        const T* const Lw = reinterpret_cast<const T*>(tile_smem) + w * S::kSize + S::kL;
+        WarpSolve<T, NP>::template solve_all<true, true>(Lw, n, lane, p.b + mw * p.b_bs, p.b_rs,
+                                                         p.b_cs, p.nrhs);
+      }
+    }
+  }
+}
+
+// Most threads per block of a tile kernel: up to 256 / (B*B) matrices.
+template <int B>
+inline constexpr int tile_maxt_v = B* B >= 256 ? B* B : 256;
+
+// Launches the kernel over the whole batch on `stream` with mpb matrices per
+// block (clamped to what MAXT allows); registers capped at 64K / (MINB*MAXT).
+// The caller guarantees 1 <= n <= B*M.
+template <class T, int B, int M, int MINB, Mode MODE>
+void launch_tile(const Batch<T>& p, cudaStream_t stream, int mpb) {
+  constexpr int NT = B * B;
+  constexpr int MAXT = tile_maxt_v<B>;
+  constexpr int NP = B * M;
+  static_assert(NT % 32 == 0 || 32 % NT == 0, "B*B must tile warps");
+  mpb = std::max(1, std::min(mpb, MAXT / NT));
+  if (mpb * NT < 32) mpb = 32 / NT;  // whole warps: shuffles in the solve need them
+  using S = tile_detail::Smem<T, NP, MODE == Mode::Posv>;
+  const std::size_t shm = S::bytes(mpb);
+  auto* kern = &tile_kernel<T, B, M, MAXT, MINB, MODE>;
+  if (shm > 48 * 1024)
+    check(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shm)),
+          "tile_kernel shared memory");
+  constexpr std::int64_t max_blocks = std::int64_t(1) << 30;
+  const std::int64_t blocks = (p.batch + mpb - 1) / mpb;
+  for (std::int64_t b0 = 0; b0 < blocks; b0 += max_blocks) {
+    const auto nb = static_cast<unsigned>(std::min(blocks - b0, max_blocks));
+    kern<<<nb, mpb * NT, shm, stream>>>(p, b0 * mpb, mpb);
+    check(cudaGetLastError(), "tile_kernel launch");
+  }
+}
+
+}  // namespace batchol::cuda
+
+#endif
