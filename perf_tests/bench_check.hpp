@@ -1,0 +1,153 @@
+// Is a result right? Backward errors computed on the host from the canonical
+// data: ||A - F|| / ||A|| for a factorization F reconstructed from whatever
+// storage the implementation writes, ||op(M) x - b|| / (||M|| ||x|| + ||b||)
+// for a solve. Both are bounded by c n eps for a backward-stable algorithm.
+#ifndef BATCHOL_BENCH_CHECK_HPP
+#define BATCHOL_BENCH_CHECK_HPP
+
+#include <bench_data.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+// How an implementation leaves the factor of a potrf in A.
+enum class FactorKind {
+  CholLower,  // L in the lower triangle (LAPACK, Batchol)
+  LU,         // unit-lower L and upper U of an unpivoted LU (KokkosBatched LU)
+  BandLower   // LAPACK lower band storage with kd = n-1: L(i,k) at (i-k, k)
+};
+
+template <class T, class Layout>
+using HostMat = Kokkos::View<T***, Layout, Kokkos::HostSpace>;
+
+template <class T>
+double tolerance(int n) {
+  return 64.0 * std::max(n, 1) * std::numeric_limits<T>::epsilon();
+}
+
+// Matrices to check: all of them, or an evenly spread sample (first and last
+// included) whose check costs about `budget` flops.
+inline std::vector<std::int64_t> sample_indices(std::int64_t batch, int n, double budget) {
+  const double per = std::max(1.0, double(n) * n * n);
+  const double affordable = budget / per;  // may be infinite: check everything
+  const std::int64_t want = affordable >= double(batch)
+                                ? batch
+                                : std::max<std::int64_t>(8, static_cast<std::int64_t>(affordable));
+  std::vector<std::int64_t> idx;
+  if (want >= batch) {
+    for (std::int64_t b = 0; b < batch; ++b) idx.push_back(b);
+  } else {
+    for (std::int64_t k = 0; k < want; ++k) idx.push_back(k * (batch - 1) / (want - 1));
+  }
+  return idx;
+}
+
+template <class T, class Layout>
+double factor_error(const HostMat<T, Layout>& A0, const HostMat<T, Layout>& F, FactorKind kind,
+                    std::int64_t b, int n) {
+  const auto L = [&](int i, int k) -> double {  // i >= k
+    if (kind == FactorKind::BandLower) return F(b, i - k, k);
+    if (kind == FactorKind::LU) return i == k ? 1.0 : double(F(b, i, k));
+    return F(b, i, k);
+  };
+  double err = 0, norm = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j <= i; ++j) {
+      double s = 0;
+      if (kind == FactorKind::LU) {
+        for (int k = 0; k <= j; ++k) s += L(i, k) * double(F(b, k, j));  // (L U)(i, j)
+      } else {
+        for (int k = 0; k <= j; ++k) s += L(i, k) * L(j, k);  // (L L^T)(i, j)
+      }
+      err = std::max(err, std::abs(s - double(A0(b, i, j))));
+      norm = std::max(norm, std::abs(double(A0(b, i, j))));
+    }
+  if (kind == FactorKind::LU)  // the upper triangle of L U must match too
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j) {
+        double s = 0;
+        for (int k = 0; k <= i; ++k) s += L(i, k) * double(F(b, k, j));
+        err = std::max(err, std::abs(s - double(A0(b, i, j))));
+      }
+  return std::isfinite(err) ? err / std::max(norm, 1e-300) : HUGE_VAL;
+}
+
+// M is A0 (potrs, posv: the full matrix) or F0 (trsv: triangle c.uplo, op c.trans).
+template <class T, class Layout>
+double solve_error(const Case& c, const HostMat<T, Layout>& M, const HostMat<T, Layout>& X,
+                   const HostMat<T, Layout>& B0, std::int64_t b) {
+  const int n = c.n;
+  const bool tri = c.routine == Routine::Trsv;
+  const bool lower = c.uplo == batchol::Uplo::Lower;
+  const bool trans = c.trans == batchol::Trans::Transpose;
+  const auto op = [&](int i, int j) -> double {  // op(M)(i, j)
+    if (!tri) return M(b, i, j);
+    const int r = trans ? j : i, k = trans ? i : j;  // element (r, k) of the triangle
+    const bool inside = lower ? k <= r : k >= r;
+    return inside ? double(M(b, r, k)) : 0.0;
+  };
+  double worst = 0;
+  for (int q = 0; q < c.nrhs; ++q) {
+    double rmax = 0, mnorm = 0, xmax = 0, bmax = 0;
+    for (int i = 0; i < n; ++i) {
+      double s = 0, row = 0;
+      for (int j = 0; j < n; ++j) {
+        const double m = op(i, j);
+        s += m * double(X(b, j, q));
+        row += std::abs(m);
+      }
+      rmax = std::max(rmax, std::abs(s - double(B0(b, i, q))));
+      mnorm = std::max(mnorm, row);
+      xmax = std::max(xmax, std::abs(double(X(b, i, q))));
+      bmax = std::max(bmax, std::abs(double(B0(b, i, q))));
+    }
+    const double e = rmax / std::max(mnorm * xmax + bmax, 1e-300);
+    worst = std::max(worst, std::isfinite(e) ? e : HUGE_VAL);
+  }
+  return worst;
+}
+
+struct CheckResult {
+  double error = 0;             // worst backward error over the matrices checked
+  std::int64_t over_bound = 0;  // matrices checked whose error exceeds the bound
+  std::int64_t bad_info = 0;    // matrices reporting a failed factorization
+  std::int64_t checked = 0;
+  double bound = 0;
+  bool ok() const { return bad_info == 0 && over_bound == 0; }
+
+  void add(double e) {
+    error = std::max(error, e);
+    over_bound += !(e <= bound);  // NaN counts as over
+  }
+};
+
+// Check one result slot: factor (potrf) or solution (others), and info.
+template <class T, class Layout>
+CheckResult check_result(const DataSet<T, Layout>& d, const Slot<T, Layout>& s, FactorKind kind,
+                         double budget_flops) {
+  const Case& c = d.c;
+  CheckResult r;
+  r.bound = tolerance<T>(c.n);
+  const auto info = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.info);
+  for (std::int64_t b = 0; b < c.batch; ++b) r.bad_info += info(b) != 0;
+  const auto idx = sample_indices(c.batch, c.n, budget_flops);
+  r.checked = static_cast<std::int64_t>(idx.size());
+  if (c.routine == Routine::Potrf) {
+    const HostMat<T, Layout> F = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.A);
+    for (const auto b : idx) r.add(factor_error(d.hA0, F, kind, b, c.n));
+  } else {
+    const HostMat<T, Layout> X = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.B);
+    const auto& M = c.routine == Routine::Trsv ? d.hF0 : d.hA0;
+    for (const auto b : idx) r.add(solve_error(c, M, X, d.hB0, b));
+  }
+  return r;
+}
+
+}  // namespace bench
+
+#endif

@@ -1,0 +1,129 @@
+// Batchol itself, one series per implementation path the build has. The paths
+// are found by asking the library (a path it lacks throws before launching),
+// so a new Host or Cuda path appears here without touching the benchmarks.
+#ifndef BATCHOL_BENCH_COMP_BATCHOL_HPP
+#define BATCHOL_BENCH_COMP_BATCHOL_HPP
+
+#include <bench_impl.hpp>
+
+#include <Batchol.hpp>
+
+#include <stdexcept>
+
+namespace bench {
+
+inline const char* path_name(batchol::Path p) {
+  switch (p) {
+    case batchol::Path::Auto:
+      return "auto";
+    case batchol::Path::Generic:
+      return "generic";
+    case batchol::Path::Host:
+      return "host";
+    case batchol::Path::Cuda:
+      return "cuda";
+  }
+  return "?";
+}
+
+// Which routines a path accepts on the default execution space, found by
+// calling each with a tiny batch: a path (or routine) the build lacks throws
+// std::invalid_argument before launching anything.
+struct PathSupport {
+  batchol::Path path = batchol::Path::Auto;
+  bool potrf = false, potrs = false, trsv = false, posv = false;
+
+  bool routine(Routine r) const {
+    switch (r) {
+      case Routine::Potrf:
+        return potrf;
+      case Routine::Potrs:
+        return potrs;
+      case Routine::Trsv:
+        return trsv;
+      case Routine::Posv:
+        return posv;
+    }
+    return false;
+  }
+};
+
+template <class F>
+bool accepted(F&& call) {
+  try {
+    call();
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
+
+// The paths with at least one routine; Auto always (last). A template only so
+// that the harness can compile it in one translation unit (T = double).
+template <class T = double>
+std::vector<PathSupport> available_paths() {
+  std::vector<PathSupport> out;
+  const Exec exec;
+  Kokkos::View<T***, MemSpace> A("probe_A", 1, 2, 2);
+  Kokkos::View<T**, MemSpace> b("probe_b", 1, 2);
+  Kokkos::View<int*, MemSpace> info("probe_info", 1);
+  for (const auto p :
+       {batchol::Path::Generic, batchol::Path::Host, batchol::Path::Cuda, batchol::Path::Auto}) {
+    batchol::Options opts;
+    opts.path = p;
+    PathSupport s;
+    s.path = p;
+    Kokkos::deep_copy(A, 1.0);
+    Kokkos::deep_copy(b, 1.0);
+    s.potrf = accepted([&] { batchol::potrf(exec, A, info, opts); });
+    s.potrs = accepted([&] { batchol::potrs(exec, A, b, opts); });
+    s.trsv = accepted([&] {
+      batchol::trsv(exec, batchol::Uplo::Lower, batchol::Trans::NoTranspose, A, b, opts);
+    });
+    s.posv = accepted([&] { batchol::posv(exec, A, b, info, opts); });
+    exec.fence();
+    if (s.potrf || s.potrs || s.trsv || s.posv || p == batchol::Path::Auto) out.push_back(s);
+  }
+  return out;
+}
+
+template <class T, class Layout>
+class BatcholImpl final : public Impl<T, Layout> {
+ public:
+  explicit BatcholImpl(const PathSupport& support) : support_(support), path_(support.path) {}
+  std::string name() const override { return std::string("batchol_") + path_name(path_); }
+  bool supports(const Case& c) const override { return support_.routine(c.routine); }
+
+  void run(const Exec& exec, const Case& c, const Slot<T, Layout>& s) const override {
+    batchol::Options opts;
+    opts.path = path_;
+    switch (c.routine) {
+      case Routine::Potrf:
+        batchol::potrf(exec, s.A, s.info, opts);
+        break;
+      case Routine::Potrs:
+        if (c.nrhs == 1)
+          batchol::potrs(exec, s.A, s.b2(), opts);
+        else
+          batchol::potrs(exec, s.A, s.B, opts);
+        break;
+      case Routine::Trsv:
+        batchol::trsv(exec, c.uplo, c.trans, s.A, s.b2(), opts);
+        break;
+      case Routine::Posv:
+        if (c.nrhs == 1)
+          batchol::posv(exec, s.A, s.b2(), s.info, opts);
+        else
+          batchol::posv(exec, s.A, s.B, s.info, opts);
+        break;
+    }
+  }
+
+ private:
+  PathSupport support_;
+  batchol::Path path_;
+};
+
+}  // namespace bench
+
+#endif

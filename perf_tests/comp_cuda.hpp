@@ -1,0 +1,241 @@
+// NVIDIA's batched routines on the same data: cuSOLVER potrfBatched /
+// potrsBatched (potrs only with nrhs = 1), cuBLAS trsmBatched (trsv, and potrs
+// as two trsm) and cuBLAS getrfBatched (LU with partial pivoting). CUDA builds
+// only. They take arrays of pointers to column-major matrices, so only
+// LayoutRight batches (each matrix contiguous) can be given to them; a
+// row-major matrix read column-major is its transpose, which flips the triangle
+// (and the side of the solve). Every status is checked.
+#ifndef BATCHOL_BENCH_COMP_CUDA_HPP
+#define BATCHOL_BENCH_COMP_CUDA_HPP
+
+#include <bench_impl.hpp>
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace bench {
+namespace cuda {
+
+inline void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+inline void check(cublasStatus_t s, const char* what) {
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error(std::string(what) + " failed, cuBLAS status " +
+                             std::to_string(int(s)));
+}
+inline void check(cusolverStatus_t s, const char* what) {
+  if (s != CUSOLVER_STATUS_SUCCESS)
+    throw std::runtime_error(std::string(what) + " failed, cuSOLVER status " +
+                             std::to_string(int(s)));
+}
+
+struct Handles {
+  cublasHandle_t blas = nullptr;
+  cusolverDnHandle_t solver = nullptr;
+  Handles() {
+    check(cublasCreate(&blas), "cublasCreate");
+    check(cusolverDnCreate(&solver), "cusolverDnCreate");
+  }
+  ~Handles() {
+    cusolverDnDestroy(solver);
+    cublasDestroy(blas);
+  }
+  Handles(const Handles&) = delete;
+  Handles& operator=(const Handles&) = delete;
+};
+
+// Created on first use; release() must run before Kokkos::finalize.
+inline std::unique_ptr<Handles>& handle_store() {
+  static std::unique_ptr<Handles> h;
+  return h;
+}
+inline Handles& handles(const Exec& exec) {
+  auto& h = handle_store();
+  if (!h) h = std::make_unique<Handles>();
+  check(cublasSetStream(h->blas, exec.cuda_stream()), "cublasSetStream");
+  check(cusolverDnSetStream(h->solver, exec.cuda_stream()), "cusolverDnSetStream");
+  return *h;
+}
+inline void release() {
+  handle_store().reset();
+}
+
+// Precision overloads.
+inline cusolverStatus_t potrf_batched(cusolverDnHandle_t h, cublasFillMode_t u, int n, double** a,
+                                      int lda, int* info, int batch) {
+  return cusolverDnDpotrfBatched(h, u, n, a, lda, info, batch);
+}
+inline cusolverStatus_t potrf_batched(cusolverDnHandle_t h, cublasFillMode_t u, int n, float** a,
+                                      int lda, int* info, int batch) {
+  return cusolverDnSpotrfBatched(h, u, n, a, lda, info, batch);
+}
+inline cusolverStatus_t potrs_batched(cusolverDnHandle_t h, cublasFillMode_t u, int n, int nrhs,
+                                      double** a, int lda, double** b, int ldb, int* info,
+                                      int batch) {
+  return cusolverDnDpotrsBatched(h, u, n, nrhs, a, lda, b, ldb, info, batch);
+}
+inline cusolverStatus_t potrs_batched(cusolverDnHandle_t h, cublasFillMode_t u, int n, int nrhs,
+                                      float** a, int lda, float** b, int ldb, int* info,
+                                      int batch) {
+  return cusolverDnSpotrsBatched(h, u, n, nrhs, a, lda, b, ldb, info, batch);
+}
+inline cublasStatus_t trsm_batched(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t u,
+                                   cublasOperation_t t, int m, int n, const double* alpha,
+                                   double** a, int lda, double** b, int ldb, int batch) {
+  return cublasDtrsmBatched(h, side, u, t, CUBLAS_DIAG_NON_UNIT, m, n, alpha, a, lda, b, ldb,
+                            batch);
+}
+inline cublasStatus_t trsm_batched(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t u,
+                                   cublasOperation_t t, int m, int n, const float* alpha, float** a,
+                                   int lda, float** b, int ldb, int batch) {
+  return cublasStrsmBatched(h, side, u, t, CUBLAS_DIAG_NON_UNIT, m, n, alpha, a, lda, b, ldb,
+                            batch);
+}
+inline cublasStatus_t getrf_batched(cublasHandle_t h, int n, double** a, int lda, int* piv,
+                                    int* info, int batch) {
+  return cublasDgetrfBatched(h, n, a, lda, piv, info, batch);
+}
+inline cublasStatus_t getrf_batched(cublasHandle_t h, int n, float** a, int lda, int* piv,
+                                    int* info, int batch) {
+  return cublasSgetrfBatched(h, n, a, lda, piv, info, batch);
+}
+
+// Device arrays of pointers to each matrix (and right-hand side) of a slot.
+template <class T>
+struct PointerFill {
+  Kokkos::View<std::uintptr_t*, MemSpace> a_ptr, b_ptr;
+  T* a;
+  T* b;
+  std::int64_t a_stride, b_stride;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    a_ptr(i) = reinterpret_cast<std::uintptr_t>(a + i * a_stride);
+    if (b) b_ptr(i) = reinterpret_cast<std::uintptr_t>(b + i * b_stride);
+  }
+};
+
+template <class T, class Layout>
+struct Pointers : Slot<T, Layout>::Aux {
+  Kokkos::View<std::uintptr_t*, MemSpace> a_ptr, b_ptr;
+  Kokkos::View<int*, MemSpace> pivots, dinfo;
+  T** a() const { return reinterpret_cast<T**>(a_ptr.data()); }
+  T** b() const { return reinterpret_cast<T**>(b_ptr.data()); }
+};
+
+inline cublasFillMode_t flip_uplo(batchol::Uplo u) {  // a row-major triangle read column-major
+  return u == batchol::Uplo::Lower ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+}
+
+}  // namespace cuda
+
+// kind: "cusolver" (potrf, potrs nrhs 1, posv), "cublas_trsm" (trsv, potrs),
+// "cublas_getrf" (potrf).
+template <class T, class Layout>
+class CudaLibImpl final : public Impl<T, Layout> {
+ public:
+  enum class Kind { Cusolver, Trsm, Getrf };
+  explicit CudaLibImpl(Kind k) : kind_(k) {}
+
+  std::string name() const override {
+    return kind_ == Kind::Cusolver ? "cusolver"
+           : kind_ == Kind::Trsm   ? "cublas_trsm"
+                                   : "cublas_getrf";
+  }
+  bool supports(const Case& c) const override {
+    if (!std::is_same_v<Layout, Kokkos::LayoutRight> || !std::is_same_v<Exec, Kokkos::Cuda>)
+      return false;
+    if (c.batch > std::int64_t(1) << 30) return false;  // batch counts are int
+    switch (kind_) {
+      case Kind::Cusolver:
+        return c.routine == Routine::Potrf ||
+               ((c.routine == Routine::Potrs || c.routine == Routine::Posv) && c.nrhs == 1);
+      case Kind::Trsm:
+        return c.routine == Routine::Trsv || c.routine == Routine::Potrs;
+      case Kind::Getrf:
+        return c.routine == Routine::Potrf;
+    }
+    return false;
+  }
+  FactorKind factor_kind() const override {
+    return kind_ == Kind::Getrf ? FactorKind::LU : FactorKind::CholLower;
+  }
+
+  void attach(const Exec& exec, const Case& c, Slot<T, Layout>& s) const override {
+    auto p = std::make_shared<cuda::Pointers<T, Layout>>();
+    p->a_ptr = Kokkos::View<std::uintptr_t*, MemSpace>("a_ptr", c.batch);
+    if (c.has_rhs()) p->b_ptr = Kokkos::View<std::uintptr_t*, MemSpace>("b_ptr", c.batch);
+    if (kind_ == Kind::Getrf) p->pivots = Kokkos::View<int*, MemSpace>("pivots", c.batch * c.n);
+    p->dinfo = Kokkos::View<int*, MemSpace>("dinfo", 1);
+    Kokkos::parallel_for(
+        "bench::cuda_pointers",
+        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, c.batch),
+        cuda::PointerFill<T>{p->a_ptr, p->b_ptr, s.A.data(), c.has_rhs() ? s.B.data() : nullptr,
+                             std::int64_t(c.n) * c.n, std::int64_t(c.n) * c.nrhs});
+    exec.fence();
+    s.aux = p;
+  }
+
+  void run(const Exec& exec, const Case& c, const Slot<T, Layout>& s) const override {
+    const auto& p = static_cast<const cuda::Pointers<T, Layout>&>(*s.aux);
+    auto& h = cuda::handles(exec);
+    const int n = c.n, batch = static_cast<int>(c.batch);
+    const T one = 1;
+    // Batchol's lower triangle (row-major) is the column-major upper one.
+    const cublasFillMode_t lower = CUBLAS_FILL_MODE_UPPER;
+    switch (kind_) {
+      case Kind::Cusolver:
+        if (c.routine != Routine::Potrs)
+          cuda::check(cuda::potrf_batched(h.solver, lower, n, p.a(), n, s.info.data(), batch),
+                      "cusolverDn<t>potrfBatched");
+        if (c.routine != Routine::Potrf)
+          cuda::check(
+              cuda::potrs_batched(h.solver, lower, n, 1, p.a(), n, p.b(), n, p.dinfo.data(), batch),
+              "cusolverDn<t>potrsBatched");
+        break;
+      case Kind::Getrf:
+        cuda::check(cuda::getrf_batched(h.blas, n, p.a(), n, p.pivots.data(), s.info.data(), batch),
+                    "cublas<t>getrfBatched");
+        break;
+      case Kind::Trsm:
+        if (c.routine == Routine::Trsv) {
+          trsm(h.blas, c, c.uplo, c.trans, p, batch, &one);
+        } else {  // potrs: L y = b, then L^T x = y
+          trsm(h.blas, c, batchol::Uplo::Lower, batchol::Trans::NoTranspose, p, batch, &one);
+          trsm(h.blas, c, batchol::Uplo::Lower, batchol::Trans::Transpose, p, batch, &one);
+        }
+        break;
+    }
+  }
+
+ private:
+  // op(T) X = B on row-major storage. One column: X is a contiguous vector,
+  // solved from the left with the triangle and op() both flipped. Several
+  // columns: X is stored as X^T column-major (nrhs x n), so solve from the
+  // right: X^T op(T)^T = B^T, with the flipped triangle and op() kept.
+  static void trsm(cublasHandle_t h, const Case& c, batchol::Uplo uplo, batchol::Trans trans,
+                   const cuda::Pointers<T, Layout>& p, int batch, const T* one) {
+    const bool t = trans == batchol::Trans::Transpose;
+    if (c.nrhs == 1)
+      cuda::check(cuda::trsm_batched(h, CUBLAS_SIDE_LEFT, cuda::flip_uplo(uplo),
+                                     t ? CUBLAS_OP_N : CUBLAS_OP_T, c.n, 1, one, p.a(), c.n, p.b(),
+                                     c.n, batch),
+                  "cublas<t>trsmBatched");
+    else
+      cuda::check(cuda::trsm_batched(h, CUBLAS_SIDE_RIGHT, cuda::flip_uplo(uplo),
+                                     t ? CUBLAS_OP_T : CUBLAS_OP_N, c.nrhs, c.n, one, p.a(), c.n,
+                                     p.b(), c.nrhs, batch),
+                  "cublas<t>trsmBatched");
+  }
+
+  Kind kind_;
+};
+
+}  // namespace bench
+
+#endif

@@ -1,0 +1,31 @@
+#!/bin/sh
+# The host sweep kept in results/host-*: a reduced grid that takes 15-20 minutes
+# on a busy 2-core machine (the full default grid is ~8600 series, hours on
+# such a host). double: potrf, posv, potrs (nrhs 1), trsv (lower, no
+# transpose); float: potrf, posv; both layouts.
+#  - batch 10000 for n = 4..100 (the sizes of table.md), capped at 0.05 GFlop
+#    of work per call (so fewer matrices from n = 32 on);
+#  - the >= 256 MB batch for n = 4 and 16 (up to 0.3 GFlop per call).
+#
+#   sh perf_tests/run_host_sweep.sh [build/perf_tests/batchol_bench] [outdir]
+set -e
+BENCH=${1:-build/perf_tests/batchol_bench}
+OUT=${2:-perf_tests/results/host-$(date +%F)}
+HERE=$(dirname "$0")
+mkdir -p "$OUT"
+SMALL="--batchol_n=4,8,16,32,64,100 --batchol_large_mb=0 --batchol_max_gflop=0.05"
+LARGE="--batchol_n=4,16 --batchol_batch=0 --batchol_max_gflop=0.3"
+DOUBLE="--batchol_precisions=double --benchmark_filter=-^(potrs_nrhs8|trsv_lower_trans|trsv_upper)"
+FLOAT="--batchol_precisions=float --batchol_routines=potrf,posv"
+for size in SMALL LARGE; do
+  for prec in DOUBLE FLOAT; do
+    eval grid=\$$size
+    eval sel=\$$prec
+    "$BENCH" $grid $sel --benchmark_min_time=0.02 \
+      --benchmark_out="$OUT/part-$size-$prec.json" --benchmark_out_format=json
+  done
+done
+python3 "$HERE/plot.py" "$OUT"/part-*.json --labels host,host,host,host -o "$OUT" \
+  --save-merged "$OUT/results.json" > /dev/null
+rm "$OUT"/part-*.json
+echo "results in $OUT: results.json, table.md, *.png"
