@@ -1,14 +1,223 @@
-// The Host path (SIMD lanes x threads over packs of matrices). Not built yet:
-// this file tells the dispatcher so.
+// The Host path (Kokkos::Serial, Kokkos::OpenMP): the batch runs across SIMD
+// lanes and threads, never inside one matrix. W matrices (W = SIMD width, see
+// Batchol_HostSimd.hpp) form a pack whose element (i, j) is one vector; each
+// pack is factored/solved by straight-line vector code (Batchol_HostUnwound.hpp
+// for n <= 16, Batchol_HostBlocked.hpp above), and the packs are spread over
+// the execution space's threads in chunks. Lemaitre & Lacassagne (2016).
+//
+// Options::fast_math lets potrf/posv use an approximate inverse square root
+// refined by Goldschmidt steps instead of sqrt and divisions (see
+// rsqrt_sqrt_fast); potrs and trsv are memory-bound and always divide exactly.
 #ifndef BATCHOL_HOST_PATH_HPP
 #define BATCHOL_HOST_PATH_HPP
 
 #include <Batchol_Options.hpp>
 #include <Batchol_Problem.hpp>
 
+#include <type_traits>
+
+// The vector code needs GCC-style vector types (GCC, Clang, Intel icpx) and is
+// host code only: nvcc's device pass never sees it.
+#if !defined(BATCHOL_DISABLE_HOST_PATH) && !defined(__CUDA_ARCH__) &&           \
+    !defined(__HIP_DEVICE_COMPILE__) && !defined(__SYCL_DEVICE_ONLY__) && \
+    (defined(__GNUC__) || defined(__clang__))
+#define BATCHOL_HOST_PATH_ENABLED 1
+#endif
+
+#if defined(BATCHOL_HOST_PATH_ENABLED)
+
+#include <Batchol_HostBlocked.hpp>
+#include <Batchol_HostUnwound.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <utility>
+
 namespace batchol::detail {
 
+template <class ExecSpace>
+inline constexpr bool is_host_path_space_v =
+#if defined(KOKKOS_ENABLE_SERIAL)
+    std::is_same_v<ExecSpace, Kokkos::Serial> ||
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+    std::is_same_v<ExecSpace, Kokkos::OpenMP> ||
+#endif
+    false;
+
 // Whether the Host path can run on this execution space, for this operation.
+template <class ExecSpace, class Op>
+inline constexpr bool host_path_available_v = is_host_path_space_v<ExecSpace>;
+
+namespace host {
+inline namespace BATCHOL_HOST_ISA {
+
+template <class Op>
+inline constexpr bool factors_v = std::is_same_v<Op, PotrfOp> || std::is_same_v<Op, PosvOp>;
+
+template <class T, std::size_t... Q>
+std::array<Pack<T>, sizeof...(Q)> make_packs(const Problem<T>& pr, std::int64_t p,
+                                             std::index_sequence<Q...>) {
+  return {{Pack<T>(pr, p + std::int64_t(Q))...}};
+}
+
+// K::jam consecutive packs, start to finish, with kernel K (Unwound<T, N, J> or
+// Blocked<T>) on the caller's buffers, J of each: l (n (n + 1) / 2 vectors),
+// rdiag and x (n vectors).
+template <class Op, class K, bool Fast, class T>
+BATCHOL_HOST_INLINE void run_packs(const Problem<T>& pr, std::int64_t p, int n, vec_t<T>* l,
+                                   vec_t<T>* rdiag, vec_t<T>* x) {
+  using M = mask_t<T>;
+  constexpr int J = K::jam;
+  const std::ptrdiff_t E = tri(n, 0);
+  const auto pk = make_packs<T>(pr, p, std::make_index_sequence<J>{});
+  for (int q = 0; q < J; ++q) pk[q].template load<K::order>(n, l + q * E);
+  if constexpr (factors_v<Op>) {
+    M info[J], ok[J];
+    for (int q = 0; q < J; ++q) info[q] = splat_mask<T>(0);
+    K::template potrf<Fast>(n, l, rdiag, info);
+    for (int q = 0; q < J; ++q) {
+      ok[q] = info[q] == splat_mask<T>(0);
+      pk[q].template store<K::order>(n, l + q * E, ok[q], pr.mirror);
+    }
+    if constexpr (std::is_same_v<Op, PosvOp>) {
+      for (int c = 0; c < pr.nrhs; ++c) {
+        for (int q = 0; q < J; ++q) pk[q].load_rhs(n, c, x + q * n);
+        K::template forward<Fast>(n, l, rdiag, x);
+        K::template backward<Fast>(n, l, rdiag, x);
+        for (int q = 0; q < J; ++q) pk[q].store_rhs(n, c, x + q * n, ok[q], true);
+      }
+    }
+    for (int q = 0; q < J; ++q) pk[q].store_info(info[q]);
+  } else {
+    const M all = splat_mask<T>(-1);
+    for (int c = 0; c < pr.nrhs; ++c) {
+      for (int q = 0; q < J; ++q) pk[q].load_rhs(n, c, x + q * n);
+      if constexpr (!std::is_same_v<Op, TrsvOp<TransposeTag>>)
+        K::template forward<false>(n, l, rdiag, x);
+      if constexpr (!std::is_same_v<Op, TrsvOp<NoTransposeTag>>)
+        K::template backward<false>(n, l, rdiag, x);
+      for (int q = 0; q < J; ++q) pk[q].store_rhs(n, c, x + q * n, all, false);
+    }
+  }
+}
+
+// Packs jammed together by the unwound kernels: two while the triangles fit
+// the registers; one above, where the spilled triangle already gives the
+// out-of-order core enough independent work (measured: no gain from two at
+// n = 16, twice the code).
+template <int N>
+inline constexpr int unwound_jam = N <= 8 ? 2 : 1;
+
+// A chunk of consecutive packs per parallel_for index: the threads' unit of
+// work. N > 0: unwound kernels with the packs on the stack (registers); N == 0:
+// blocked kernels with the pack in a buffer allocated once per chunk.
+template <class Op, class T, int N, bool Fast, int W = width_v<T>>
+struct HostFunctor {
+  static_assert(W == width_v<T>, "W only names the vector width in the symbol");
+  using V = vec_t<T>;
+
+  Problem<T> pr;
+  std::int64_t npacks;
+  std::int64_t packs_per_chunk;
+
+  void operator()(std::int64_t chunk) const {
+    const std::int64_t begin = chunk * packs_per_chunk;
+    const std::int64_t end = std::min(npacks, begin + packs_per_chunk);
+    if constexpr (N > 0) {
+      using K = Unwound<T, N, unwound_jam<N>>;
+      V l[K::jam * K::E], rdiag[K::jam * N], x[K::jam * N];
+      for (std::int64_t p = begin; p < end; p += K::jam)
+        run_packs<Op, K, Fast>(pr, p, N, l, rdiag, x);
+    } else {
+      const int n = pr.n;
+      const std::ptrdiff_t count = tri(n, 0) + 2 * std::ptrdiff_t(n) + 1;
+      const std::unique_ptr<V[]> buffer(new V[count]);
+      V* l = buffer.get();
+      V* rdiag = l + tri(n, 0);
+      V* x = rdiag + n;
+      for (std::int64_t p = begin; p < end; ++p)
+        run_packs<Op, Blocked<T>, Fast>(pr, p, n, l, rdiag, x);
+    }
+  }
+};
+
+// Packs per chunk: about 256 KiB of matrices (L2-sized, so a chunk's setup is
+// amortized and its data stays cache-resident while it is worked on), but
+// enough chunks that every thread gets several.
+template <class T>
+std::int64_t packs_per_chunk(const Problem<T>& pr, std::int64_t npacks, int threads) {
+  const std::int64_t pack_bytes =
+      std::int64_t(width_v<T>) * sizeof(T) * (tri(pr.n, 0) + std::int64_t(pr.n) * pr.nrhs + 1);
+  std::int64_t ppc = std::max<std::int64_t>(1, (std::int64_t(256) << 10) / pack_bytes);
+  const std::int64_t balanced = npacks / (4 * std::int64_t(std::max(threads, 1)));
+  ppc = std::max<std::int64_t>(1, std::min(ppc, balanced));
+  return (ppc + 1) / 2 * 2;  // whole pairs of packs for the jammed kernels
+}
+
+template <class Op, class T, int N, bool Fast, class ExecSpace>
+void launch(const ExecSpace& exec, const Problem<T>& pr) {
+  const std::int64_t npacks = (pr.batch + width_v<T> - 1) / width_v<T>;
+  const std::int64_t ppc = packs_per_chunk(pr, npacks, exec.concurrency());
+  const std::int64_t nchunks = (npacks + ppc - 1) / ppc;
+  const HostFunctor<Op, T, N, Fast> functor{pr, npacks, ppc};
+  Kokkos::parallel_for("batchol::host",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0,
+                                                                                        nchunks),
+                       functor);
+}
+
+// Compile-time order for n <= 16, blocked kernels above.
+template <class Op, class T, bool Fast, class ExecSpace>
+void launch_n(const ExecSpace& exec, const Problem<T>& pr) {
+  switch (pr.n) {
+#define BATCHOL_HOST_CASE(N)                   \
+  case N:                                      \
+    launch<Op, T, N, Fast>(exec, pr);          \
+    break;
+    BATCHOL_HOST_CASE(1)
+    BATCHOL_HOST_CASE(2)
+    BATCHOL_HOST_CASE(3)
+    BATCHOL_HOST_CASE(4)
+    BATCHOL_HOST_CASE(5)
+    BATCHOL_HOST_CASE(6)
+    BATCHOL_HOST_CASE(7)
+    BATCHOL_HOST_CASE(8)
+    BATCHOL_HOST_CASE(9)
+    BATCHOL_HOST_CASE(10)
+    BATCHOL_HOST_CASE(11)
+    BATCHOL_HOST_CASE(12)
+    BATCHOL_HOST_CASE(13)
+    BATCHOL_HOST_CASE(14)
+    BATCHOL_HOST_CASE(15)
+    BATCHOL_HOST_CASE(16)
+#undef BATCHOL_HOST_CASE
+    default:
+      launch<Op, T, 0, Fast>(exec, pr);
+  }
+}
+
+}  // namespace BATCHOL_HOST_ISA
+}  // namespace host
+
+template <class Op, class ExecSpace, class T>
+void host_launch(const ExecSpace& exec, const Problem<T>& pr, const Options& opts) {
+  if constexpr (is_host_path_space_v<ExecSpace>) {
+    if constexpr (host::factors_v<Op>) {
+      if (opts.fast_math) return host::launch_n<Op, T, true>(exec, pr);
+    }
+    host::launch_n<Op, T, false>(exec, pr);
+  }
+}
+
+}  // namespace batchol::detail
+
+#else  // no Host path in this compilation (a device pass, or no vector types)
+
+namespace batchol::detail {
+
 template <class ExecSpace, class Op>
 inline constexpr bool host_path_available_v = false;
 
@@ -16,5 +225,7 @@ template <class Op, class ExecSpace, class T>
 void host_launch(const ExecSpace&, const Problem<T>&, const Options&) {}
 
 }  // namespace batchol::detail
+
+#endif
 
 #endif
