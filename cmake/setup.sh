@@ -54,7 +54,7 @@ case "$mode" in
     run_tests "$top/build"
     echo "== again under AddressSanitizer + UndefinedBehaviorSanitizer"
     configure_build "$top/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DBatchol_ENABLE_SANITIZERS=ON -DBatchol_ENABLE_BENCHMARKS=OFF
+      -DBatchol_ENABLE_SANITIZERS=ON -DBatchol_ENABLE_BENCHMARKS=OFF -DBatchol_ENABLE_EXAMPLES=OFF
     run_tests "$top/build-asan"
     if [ -n "${BATCHOL_KOKKOS_ROOT:-}" ]; then
       echo "== against the Kokkos install in BATCHOL_KOKKOS_ROOT=$BATCHOL_KOKKOS_ROOT"
