@@ -1,0 +1,378 @@
+// Moving one pack (W consecutive matrices of the batch) between the caller's
+// memory and the lane-interleaved form the Host kernels compute on: element
+// (i, j) of the pack is one vector whose lane l belongs to matrix first + l.
+//
+// The lower triangle is kept row-packed: element (i, j), j <= i, is entry
+// tri(i, j) = i (i + 1) / 2 + j, so a row is contiguous for the left-looking
+// dot products and the whole pack takes n (n + 1) / 2 vectors.
+//
+// Four ways in and out, chosen per pack, all inside the kernel (no separate
+// pass over the batch):
+// - direct: the batch index is the fastest (LayoutLeft, pr.a_bs == 1) and the
+//   pack is full: the W lanes of an element are adjacent in memory, and one
+//   unaligned vector load/store moves them (no repacking at all);
+// - lines: the rows (or columns) of each matrix are contiguous (LayoutRight,
+//   Lower or Upper, padded subviews too), n >= W and the pack is full: W
+//   consecutive scalars of a row are loaded from each of the W lanes and
+//   transposed in registers (W log2 W shuffles per W^2 scalars). On the way
+//   back they are transposed again and blended into memory, so that the other
+//   triangle keeps its values;
+// - dense: the same for n < W, with chunks running across rows through each
+//   dense n x n block (LayoutRight);
+// - gathered: any other strides (strided batches) or the batch's last,
+//   partial pack: scalar loads lane by lane. Lanes past the end of the batch
+//   are filled with the identity (and zero right-hand sides): they factor
+//   without failing, are never written back, and never read memory outside the
+//   batch.
+#ifndef BATCHOL_HOST_PACK_HPP
+#define BATCHOL_HOST_PACK_HPP
+
+#include <Batchol_HostSimd.hpp>
+#include <Batchol_Problem.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+namespace batchol::detail::host {
+inline namespace BATCHOL_HOST_ISA {
+
+constexpr std::ptrdiff_t tri(int i, int j) {
+  return std::ptrdiff_t(i) * (i + 1) / 2 + j;
+}
+
+enum class Access { Direct, Lines, Dense, Gathered };
+
+// Orders up to inline_max_n get their transfers and kernels inlined into one
+// function per operation, unwound with n known at compile time. Above, the
+// kernels are one out-of-line copy per order (their code grows as n^3) and the
+// transfers one per scalar type, shared by all operations: a compile-time
+// versus run-time trade-off (measured: inlining up to n = 16 saves little at
+// n = 16 and doubles the build time of a translation unit).
+#if defined(BATCHOL_HOST_INLINE_MAX_N)  // tuning knob
+inline constexpr int inline_max_n = BATCHOL_HOST_INLINE_MAX_N;
+#else
+inline constexpr int inline_max_n = 8;
+#endif
+
+template <class T>
+struct Pack {
+  static constexpr int W = width_v<T>;
+  using V = vec_t<T>;
+  using M = mask_t<T>;
+
+  const Problem<T>& pr;
+  std::int64_t first;  // batch index of lane 0
+  int count;           // lanes holding real matrices: W except at the end
+  Access a_access;
+  bool b_direct;
+
+  Pack(const Problem<T>& p, std::int64_t pack)
+      : pr(p),
+        first(pack * W),
+        count(static_cast<int>(std::clamp<std::int64_t>(p.batch - pack * W, 0, W))),
+        a_access(access_of(p, count)),
+        b_direct(p.b_bs == 1 && count == W) {}
+
+  static Access access_of(const Problem<T>& p, int count) {
+    if (count < W) return Access::Gathered;
+    if (p.a_bs == 1) return Access::Direct;
+    const std::ptrdiff_t n = p.n;
+    if ((p.a_cs == 1 || p.a_rs == 1) && n >= W) return Access::Lines;
+    const bool dense = (p.a_rs == n && p.a_cs == 1) || (p.a_rs == 1 && p.a_cs == n);
+    return dense && n * n >= W ? Access::Dense : Access::Gathered;
+  }
+
+  // Lines of the lower view: rows when they are contiguous (cs == 1), else
+  // columns. Position b of line a is element (a, b) of a row, or (b, a) of a
+  // column; the lower triangle holds b <= a of a row, b >= a of a column. A
+  // line is moved in chunks of W from `lo` to `hi`, the last chunk moved back
+  // to end at n (n >= W), so no chunk leaves its line.
+  //
+  // Element (a, b0 + e) of a row chunk is entry tri(a, b0) + e of l, and
+  // entries past the end of row a are the first ones of the rows below: rows
+  // are loaded in increasing order, so writing whole chunks is harmless (a
+  // later row overwrites what spilled into it) and keeps the copy branch-free;
+  // the same holds for reading whole chunks on the way back, whose extra
+  // entries are blended away. Column chunks go entry by entry, the index of
+  // (b0 + e, a) advancing by b0 + e + 1.
+  template <bool Rows>
+  BATCHOL_HOST_INLINE void load_lines(int n, V* l) const {
+    const std::ptrdiff_t ls = Rows ? pr.a_rs : pr.a_cs;
+    for (int a = 0; a < n; ++a) {
+      const int lo = Rows ? 0 : a, hi = Rows ? a : n - 1;
+      for (int b = lo; b <= hi; b += W) {
+        const int b0 = std::min(b, n - W);
+        V t[W];
+        for (int ln = 0; ln < W; ++ln) t[ln] = loadu(lane_a(ln) + a * ls + b0);
+        transpose<T>(t);
+        if (Rows) {
+          V* dst = l + tri(a, b0);
+          for (int e = 0; e < W; ++e) dst[e] = t[e];
+        } else {
+          std::ptrdiff_t k = tri(b0, a);
+          for (int e = 0; e < W; ++e) {
+            if (b0 + e >= a) l[k] = t[e];
+            k += b0 + e + 1;
+          }
+        }
+      }
+    }
+  }
+
+  template <bool Rows>
+  BATCHOL_HOST_INLINE void store_lines(int n, const V* l, M ok, bool mirror) const {
+    const std::ptrdiff_t ls = Rows ? pr.a_rs : pr.a_cs;
+    for (int a = 0; a < n; ++a) {
+      const int lo = Rows || mirror ? 0 : a, hi = Rows && !mirror ? a : n - 1;
+      for (int b = lo; b <= hi; b += W) {
+        const int b0 = std::min(b, n - W);
+        // Positions b0 + e in the lower triangle, as a vector comparison: a
+        // mask written lane by lane would go through memory and stall the
+        // vector load that reads it back (measured: +60% on the whole potrf).
+        const M pos = iota_mask<T>() + splat_mask<T>(b0);
+        const M lower = Rows ? M(pos <= splat_mask<T>(a)) : M(pos >= splat_mask<T>(a));
+        V t[W];
+        if (mirror) {
+          for (int e = 0; e < W; ++e) {
+            const int i = Rows ? a : b0 + e, j = Rows ? b0 + e : a;
+            t[e] = l[i >= j ? tri(i, j) : tri(j, i)];
+          }
+        } else if (Rows) {
+          const V* src = l + tri(a, b0);
+          for (int e = 0; e < W; ++e) t[e] = src[e];
+        } else {
+          std::ptrdiff_t k = tri(b0, a);
+          for (int e = 0; e < W; ++e) {
+            t[e] = l[k];  // an entry of another column where (b0 + e, a) is upper
+            k += b0 + e + 1;
+          }
+        }
+        transpose<T>(t);
+        for (int ln = 0; ln < W; ++ln) {
+          T* p = lane_a_mut(ln) + a * ls + b0;
+          const M keep = lower | splat_mask<T>(mirror && ok[ln] ? -1 : 0);
+          storeu(p, select(keep, t[ln], loadu(p)));
+        }
+      }
+    }
+  }
+
+  const T* lane_a(int l) const { return pr.a + (first + l) * pr.a_bs; }
+  T* lane_a_mut(int l) const { return pr.a + (first + l) * pr.a_bs; }
+  T* lane_b(int l) const { return pr.b + (first + l) * pr.b_bs; }
+
+  // Dense: calls f(e, i, j) for the W positions of the chunk starting at f0,
+  // with (i, j) the lower-view coordinates of position f0 + e (the lower
+  // view is row-major in memory when cs == 1, column-major otherwise).
+  template <class F>
+  BATCHOL_HOST_INLINE void for_chunk(int n, int f0, F&& f) const {
+    int u = f0 / n, v = f0 - u * n;
+    for (int e = 0; e < W; ++e) {
+      if (pr.a_cs == 1)
+        f(e, u, v);
+      else
+        f(e, v, u);
+      if (++v == n) v = 0, ++u;
+    }
+  }
+
+  // Whether the chunk at f0 holds an element of the lower triangle (chunks
+  // wholly in the other triangle are skipped: about a third of them).
+  BATCHOL_HOST_INLINE bool has_lower(int n, int f0) const {
+    bool any = false;
+    for_chunk(n, f0, [&](int, int i, int j) { any |= i >= j; });
+    return any;
+  }
+
+  // Dense blocks are moved in chunks of W scalars; the last chunk is moved
+  // back to end exactly at n^2 (it may overlap the one before).
+  BATCHOL_HOST_INLINE static int chunk_start(int c, int n) {
+    return std::min(c * W, n * n - W);
+  }
+  BATCHOL_HOST_INLINE static int chunk_count(int n) { return (n * n + W - 1) / W; }
+
+  // Dense (n < W, so n is one of the unwound orders): chunks of W scalars
+  // running through each n x n block.
+  BATCHOL_HOST_INLINE void load_dense(int n, V* l) const {
+    if (n >= W || n * n < W) return;  // never: tells the compiler
+    const int chunks = chunk_count(n);
+    for (int c = 0; c < chunks; ++c) {
+      const int f0 = chunk_start(c, n);
+      if (!has_lower(n, f0)) continue;
+      V t[W];
+      for (int ln = 0; ln < W; ++ln) t[ln] = loadu(lane_a(ln) + f0);
+      transpose<T>(t);
+      for_chunk(n, f0, [&](int e, int i, int j) {
+        if (i >= j) l[tri(i, j)] = t[e];
+      });
+    }
+  }
+
+  BATCHOL_HOST_INLINE void store_dense(int n, const V* l, M ok, bool mirror) const {
+    if (n >= W || n * n < W) return;
+    const int chunks = chunk_count(n);
+    for (int c = 0; c < chunks; ++c) {
+      const int f0 = chunk_start(c, n);
+      if (!mirror && !has_lower(n, f0)) continue;
+      V t[W];
+      // Bit e: position f0 + e is in the lower triangle. Expanded to a mask
+      // with vector shifts: a mask written lane by lane would go through
+      // memory and stall the vector load that reads it back.
+      std::int64_t bits = 0;
+      for_chunk(n, f0, [&](int e, int i, int j) {
+        bits |= std::int64_t(i >= j) << e;
+        t[e] = l[i >= j ? tri(i, j) : tri(j, i)];
+      });
+      const M lower = -((splat_mask<T>(int(bits)) >> iota_mask<T>()) & splat_mask<T>(1));
+      transpose<T>(t);
+      for (int ln = 0; ln < W; ++ln) {
+        T* p = lane_a_mut(ln) + f0;
+        const M keep = lower | splat_mask<T>(mirror && ok[ln] ? -1 : 0);
+        storeu(p, select(keep, t[ln], loadu(p)));
+      }
+    }
+  }
+
+  // The transfers as the kernels call them: inlined with the kernel for the
+  // small orders whose kernel is inlined (then the triangles can stay in
+  // registers, and with n known the index arithmetic folds away); one
+  // out-of-line copy per scalar type for every other order.
+  template <int N>
+  BATCHOL_HOST_INLINE void load(int n, V* l) const {
+    if constexpr (N > 0 && N <= inline_max_n) {
+      if constexpr (N < W && N * N >= W)
+        if (a_access == Access::Dense) return load_dense(N, l);
+      load_lower(N, l);
+    } else {
+      load_out(n, l);
+    }
+  }
+  template <int N>
+  BATCHOL_HOST_INLINE void store(int n, const V* l, M ok, bool mirror) const {
+    if constexpr (N > 0 && N <= inline_max_n) {
+      if constexpr (N < W && N * N >= W)
+        if (a_access == Access::Dense) return store_dense(N, l, ok, mirror);
+      store_lower(N, l, ok, mirror);
+    } else {
+      store_out(n, l, ok, mirror);
+    }
+  }
+  BATCHOL_HOST_NOINLINE void load_out(int n, V* l) const { load_lower(n, l); }
+  BATCHOL_HOST_NOINLINE void store_out(int n, const V* l, M ok, bool mirror) const {
+    store_lower(n, l, ok, mirror);
+  }
+
+  // Lower triangle of A into l (n (n + 1) / 2 vectors).
+  BATCHOL_HOST_INLINE void load_lower(int n, V* l) const {
+    const std::ptrdiff_t rs = pr.a_rs, cs = pr.a_cs;
+    if (a_access == Access::Direct) {
+      const T* a = pr.a + first;
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j <= i; ++j) l[tri(i, j)] = loadu(a + i * rs + j * cs);
+      return;
+    }
+    if (a_access == Access::Lines && n >= W) {  // (n >= W is implied; tells the compiler)
+      if (pr.a_cs == 1)
+        load_lines<true>(n, l);
+      else
+        load_lines<false>(n, l);
+      return;
+    }
+    if (a_access == Access::Dense) {
+      load_dense(n, l);
+      return;
+    }
+    if (count < W) {
+      const V zero = splat<T>(T(0)), one = splat<T>(T(1));
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j <= i; ++j) l[tri(i, j)] = i == j ? one : zero;
+    }
+    for (int ln = 0; ln < count; ++ln) {
+      const T* a = lane_a(ln);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j <= i; ++j) l[tri(i, j)][ln] = a[i * rs + j * cs];
+    }
+  }
+
+  // The factor back into A's lower triangle; with `mirror`, also into the upper
+  // triangle of the lanes whose factorization succeeded (ok all ones).
+  BATCHOL_HOST_INLINE void store_lower(int n, const V* l, M ok, bool mirror) const {
+    const std::ptrdiff_t rs = pr.a_rs, cs = pr.a_cs;
+    if (a_access == Access::Direct) {
+      T* a = pr.a + first;
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j <= i; ++j) storeu(a + i * rs + j * cs, l[tri(i, j)]);
+      if (mirror)
+        for (int i = 1; i < n; ++i)
+          for (int j = 0; j < i; ++j) {
+            T* p = a + j * rs + i * cs;
+            storeu(p, select(ok, l[tri(i, j)], loadu(p)));
+          }
+      return;
+    }
+    if (a_access == Access::Lines && n >= W) {
+      if (pr.a_cs == 1)
+        store_lines<true>(n, l, ok, mirror);
+      else
+        store_lines<false>(n, l, ok, mirror);
+      return;
+    }
+    if (a_access == Access::Dense) {
+      store_dense(n, l, ok, mirror);
+      return;
+    }
+    for (int ln = 0; ln < count; ++ln) {
+      T* a = lane_a_mut(ln);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j <= i; ++j) a[i * rs + j * cs] = l[tri(i, j)][ln];
+      if (mirror && ok[ln])
+        for (int i = 1; i < n; ++i)
+          for (int j = 0; j < i; ++j) a[j * rs + i * cs] = l[tri(i, j)][ln];
+    }
+  }
+
+  // Right-hand side column q of B into x (n vectors).
+  BATCHOL_HOST_NOINLINE void load_rhs(int n, int q, V* x) const {
+    const std::ptrdiff_t rs = pr.b_rs, off = q * pr.b_cs;
+    if (b_direct) {
+      const T* b = pr.b + first + off;
+      for (int i = 0; i < n; ++i) x[i] = loadu(b + i * rs);
+      return;
+    }
+    if (count < W)
+      for (int i = 0; i < n; ++i) x[i] = splat<T>(T(0));
+    for (int ln = 0; ln < count; ++ln) {
+      const T* b = lane_b(ln) + off;
+      for (int i = 0; i < n; ++i) x[i][ln] = b[i * rs];
+    }
+  }
+
+  // x back into column q of B, only in the lanes where ok is all ones (posv
+  // leaves the right-hand sides of a failed matrix unchanged).
+  BATCHOL_HOST_NOINLINE void store_rhs(int n, int q, const V* x, M ok, bool masked) const {
+    const std::ptrdiff_t rs = pr.b_rs, off = q * pr.b_cs;
+    if (b_direct) {
+      T* b = pr.b + first + off;
+      if (masked)
+        for (int i = 0; i < n; ++i) storeu(b + i * rs, select(ok, x[i], loadu(b + i * rs)));
+      else
+        for (int i = 0; i < n; ++i) storeu(b + i * rs, x[i]);
+      return;
+    }
+    for (int ln = 0; ln < count; ++ln) {
+      if (masked && !ok[ln]) continue;
+      T* b = lane_b(ln) + off;
+      for (int i = 0; i < n; ++i) b[i * rs] = x[i][ln];
+    }
+  }
+
+  BATCHOL_HOST_INLINE void store_info(M info) const {
+    for (int ln = 0; ln < count; ++ln) pr.info_at(first + ln) = static_cast<int>(info[ln]);
+  }
+};
+
+}  // namespace BATCHOL_HOST_ISA
+}  // namespace batchol::detail::host
+
+#endif

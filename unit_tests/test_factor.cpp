@@ -1,0 +1,111 @@
+// batchol::potrf on random SPD batches: accuracy against LAPACK, the other
+// triangle left alone, write_transposed, and agreement between paths.
+#include "support/spd_batch.hpp"
+
+#include <gtest/gtest.h>
+#include <Batchol.hpp>
+
+namespace batchol_test {
+namespace {
+
+template <class C>
+class Factor : public ::testing::Test {};
+TYPED_TEST_SUITE(Factor, AllConfigs, ConfigNames);
+
+template <class C>
+using AView = Batch3<typename C::scalar, typename C::layout>;
+
+// Factors the images of s on `path`; returns the host copy of A after the call
+// and checks info and the untouched triangle on the way.
+template <class C>
+auto factor_on(const SpdBatch& s, batchol::Path path, bool write_transposed = false) {
+  AView<C> A("A", s.batch(), s.n, s.n);
+  upload(A, s.images(C::uplo));
+  const auto before = snapshot(A);
+  InfoView info = make_info(s.batch(), -99);
+  batchol::Options opts = options(C::uplo, path);
+  opts.write_transposed = write_transposed;
+  batchol::potrf(Exec(), A, info, opts);
+  const auto after = snapshot(A);  // deep_copy waits for the launch
+  const std::vector<int> got = download_info(info);
+  for (int b = 0; b < s.batch(); ++b) {
+    EXPECT_EQ(got[b], 0) << "matrix " << b;
+    if (!write_transposed) {
+      EXPECT_TRUE(other_triangle_bits_equal(before, after, b, C::uplo))
+          << "matrix " << b << ": potrf wrote outside triangle " << name_of(C::uplo);
+    }
+  }
+  return after;
+}
+
+TYPED_TEST(Factor, MatchesLapackAtEverySize) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  for (int n : all_sizes())
+    for (int batch : batches_for(n)) {
+      const SpdBatch s = make_spd_batch<T>(n, batch);
+      std::vector<Matrix> first;  // the first path's factors, to compare the others with
+      for (batchol::Path path : paths_under_test<PotrfOp>()) {
+        SCOPED_TRACE(case_name(n, batch, path));
+        const auto h = factor_on<C>(s, path);
+        std::vector<Matrix> factors;
+        for (int b = 0; b < batch; ++b) factors.push_back(lower_of(get(h, b), C::uplo));
+        EXPECT_TRUE(every_item(batch, [&](int b) { return factor_ok<T>(s, b, factors[b]); }));
+        if (first.empty()) first = factors;
+        EXPECT_TRUE(every_item(
+            batch, [&](int b) { return paths_agree<T>(factors[b], first[b], n, s.cond[b]); }));
+        if (::testing::Test::HasFailure()) return;  // one failing case is enough to read
+      }
+    }
+}
+
+// write_transposed leaves the factor bit-identical and mirrors it, bit for
+// bit, into the other triangle (which is NaN before the call).
+TYPED_TEST(Factor, WriteTransposedMirrorsTheFactor) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  for (int n : all_sizes()) {
+    const int batch = batches_for(n).back();
+    const SpdBatch s = make_spd_batch<T>(n, batch);
+    for (batchol::Path path : paths_under_test<PotrfOp>()) {
+      SCOPED_TRACE(case_name(n, batch, path));
+      const auto plain = factor_on<C>(s, path, false);
+      const auto mirrored = factor_on<C>(s, path, true);
+      EXPECT_TRUE(every_item(batch, [&](int b) -> ::testing::AssertionResult {
+        for (int k = 0; k < n; ++k)
+          for (int i = k; i < n; ++i) {
+            // Lower-triangle coordinates (i, k); the mirror image is (k, i).
+            const int r = C::uplo == Uplo::Lower ? i : k, c = C::uplo == Uplo::Lower ? k : i;
+            if (!same_bits(mirrored(b, r, c), plain(b, r, c)))
+              return ::testing::AssertionFailure()
+                     << "factor entry (" << r << ", " << c << ") differs from the plain call";
+            if (!same_bits(mirrored(b, c, r), plain(b, r, c)))
+              return ::testing::AssertionFailure()
+                     << "entry (" << c << ", " << r << ") is not the mirror of (" << r << ", " << c
+                     << ")";
+          }
+        return ::testing::AssertionSuccess();
+      }));
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
+// The same call twice on the same data gives the same bits (no races, no
+// dependence on uninitialized memory or on the launch configuration).
+TYPED_TEST(Factor, Deterministic) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  for (int n : {1, 5, 16, 33, 64, 100}) {
+    const SpdBatch s = make_spd_batch<T>(n, 7);
+    for (batchol::Path path : paths_under_test<PotrfOp>()) {
+      SCOPED_TRACE(case_name(n, 7, path));
+      const auto x = factor_on<C>(s, path);
+      const auto y = factor_on<C>(s, path);
+      EXPECT_EQ(first_item_differing(x, y), -1);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace batchol_test

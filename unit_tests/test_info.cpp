@@ -1,0 +1,102 @@
+// potrf's info: the exact failing column for each kind of defect, and a
+// failing matrix that leaves every other matrix of its batch unaffected.
+#include "support/defects.hpp"
+#include "support/spd_batch.hpp"
+
+#include <gtest/gtest.h>
+#include <Batchol.hpp>
+
+namespace batchol_test {
+namespace {
+
+template <class C>
+class Info : public ::testing::Test {};
+TYPED_TEST_SUITE(Info, AllConfigs, ConfigNames);
+
+template <class C>
+using AView = Batch3<typename C::scalar, typename C::layout>;
+
+const std::vector<int> kInfoSizes{1, 2, 3, 4, 5, 8, 9, 16, 17, 32, 33, 64, 65};
+
+// Factors `images` on `path`; returns A before and after, and info.
+template <class C>
+struct Run {
+  typename AView<C>::HostMirror before, after;
+  std::vector<int> info;
+};
+template <class C>
+Run<C> run_potrf(const std::vector<Matrix>& images, int n, batchol::Path path) {
+  AView<C> A("A", images.size(), n, n);
+  upload(A, images);
+  Run<C> r;
+  r.before = snapshot(A);
+  InfoView info = make_info(int(images.size()), -99);
+  batchol::potrf(Exec(), A, info, options(C::uplo, path));
+  r.after = snapshot(A);
+  r.info = download_info(info);
+  return r;
+}
+
+// One bad matrix at position 3 of a batch of 7: its info is exact, its other
+// triangle untouched, the columns before the failure hold the factor; the six
+// good matrices get info 0 and results bit-identical to a run without it.
+TYPED_TEST(Info, BadMatrixInAGoodBatch) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  constexpr int kBadAt = 3;
+  for (int n : kInfoSizes) {
+    const SpdBatch good = make_spd_batch<T>(n, 6);
+    const SpdBatch base = make_spd_batch<T>(n, 1, /*salt=*/7);  // what the defects spoil
+    for (batchol::Path path : paths_under_test<PotrfOp>()) {
+      const Run<C> clean = run_potrf<C>(good.images(C::uplo), n, path);
+      for (const BadMatrix& bad : defects_of(base.a[0])) {
+        SCOPED_TRACE(case_name(n, 7, path) + ", " + bad.what);
+        std::vector<Matrix> images = good.images(C::uplo);
+        images.insert(images.begin() + kBadAt, image_of(bad.a, C::uplo, kPoison));
+        const Run<C> r = run_potrf<C>(images, n, path);
+
+        EXPECT_EQ(r.info[kBadAt], bad.info);
+        EXPECT_TRUE(other_triangle_bits_equal(r.before, r.after, kBadAt, C::uplo));
+        const Matrix got = leading_columns(lower_of(get(r.after, kBadAt), C::uplo), bad.intact);
+        const Matrix want = leading_columns(base.lower[0], bad.intact);
+        EXPECT_TRUE(
+            within("factor vs LAPACK", relative_diff(got, want), forward_tol<T>(n, base.cond[0])))
+            << "the " << bad.intact << " columns before the failure do not hold the factor";
+        for (int b = 0; b < 7; ++b) {
+          if (b == kBadAt) continue;
+          const int c = b < kBadAt ? b : b - 1;
+          EXPECT_EQ(r.info[b], 0) << "good matrix " << b;
+          EXPECT_TRUE(item_bits_equal(r.after, b, clean.after, c))
+              << "good matrix " << b << " differs from the run without the bad one";
+        }
+        if (::testing::Test::HasFailure()) return;
+      }
+    }
+  }
+}
+
+// Thousands of matrices, each failing at its own column: every info exact.
+TYPED_TEST(Info, EveryMatrixFailsAtItsOwnColumn) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  for (const auto& [n, batch] : {std::pair<int, int>{3, 3000}, {10, 301}, {40, 41}}) {
+    const SpdBatch s = make_spd_batch<T>(n, batch);
+    std::vector<Matrix> images;
+    std::vector<int> want;
+    for (int b = 0; b < batch; ++b) {
+      const int j = b % (n + 1);  // 0: this one stays good
+      Matrix a = s.a[b];
+      if (j > 0) a(j - 1, j - 1) -= pivot_of(a, j) + 1.0;
+      images.push_back(image_of(a, C::uplo, kPoison));
+      want.push_back(j);
+    }
+    for (batchol::Path path : paths_under_test<PotrfOp>()) {
+      SCOPED_TRACE(case_name(n, batch, path));
+      const Run<C> r = run_potrf<C>(images, n, path);
+      EXPECT_EQ(r.info, want);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace batchol_test
