@@ -16,24 +16,14 @@
 
 #include <type_traits>
 
-// The vector code needs GCC-style vector types (GCC, Clang, Intel icpx) and is
-// host code only: nvcc's device pass never sees it.
-#if !defined(BATCHOL_DISABLE_HOST_PATH) && !defined(__CUDA_ARCH__) &&           \
-    !defined(__HIP_DEVICE_COMPILE__) && !defined(__SYCL_DEVICE_ONLY__) && \
-    (defined(__GNUC__) || defined(__clang__))
-#define BATCHOL_HOST_PATH_ENABLED 1
+// Whether the Host path exists is the same answer in every compilation pass
+// (nvcc compiles a file twice: host code, then device code with __CUDA_ARCH__),
+// so that static checks of path_available agree. It needs GCC-style vector types
+// (GCC, Clang, Intel icpx); BATCHOL_DISABLE_HOST_PATH turns it off (Auto then
+// takes the Generic path on host spaces too, and builds are faster).
+#if !defined(BATCHOL_DISABLE_HOST_PATH) && (defined(__GNUC__) || defined(__clang__))
+#define BATCHOL_HOST_PATH_AVAILABLE 1
 #endif
-
-#if defined(BATCHOL_HOST_PATH_ENABLED)
-
-#include <Batchol_HostBlocked.hpp>
-#include <Batchol_HostUnwound.hpp>
-
-#include <algorithm>
-#include <array>
-#include <cstdint>
-#include <memory>
-#include <utility>
 
 namespace batchol::detail {
 
@@ -49,7 +39,30 @@ inline constexpr bool is_host_path_space_v =
 
 // Whether the Host path can run on this execution space, for this operation.
 template <class ExecSpace, class Op>
-inline constexpr bool host_path_available_v = is_host_path_space_v<ExecSpace>;
+inline constexpr bool host_path_available_v =
+#if defined(BATCHOL_HOST_PATH_AVAILABLE)
+    is_host_path_space_v<ExecSpace>;
+#else
+    false;
+#endif
+
+}  // namespace batchol::detail
+
+// The vector code itself is host code only: a device pass never sees it (nor
+// the intrinsics headers it includes), and never runs host_launch.
+#if defined(BATCHOL_HOST_PATH_AVAILABLE) && !defined(__CUDA_ARCH__) && \
+    !defined(__HIP_DEVICE_COMPILE__) && !defined(__SYCL_DEVICE_ONLY__)
+
+#include <Batchol_HostBlocked.hpp>
+#include <Batchol_HostUnwound.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <utility>
+
+namespace batchol::detail {
 
 namespace host {
 inline namespace BATCHOL_HOST_ISA {
@@ -214,12 +227,9 @@ void host_launch(const ExecSpace& exec, const Problem<T>& pr, const Options& opt
 
 }  // namespace batchol::detail
 
-#else  // no Host path in this compilation (a device pass, or no vector types)
+#else  // a device pass, or no Host path in this build
 
 namespace batchol::detail {
-
-template <class ExecSpace, class Op>
-inline constexpr bool host_path_available_v = false;
 
 template <class Op, class ExecSpace, class T>
 void host_launch(const ExecSpace&, const Problem<T>&, const Options&) {}

@@ -49,7 +49,13 @@
 // The kernels are written as loops with compile-time trip counts; this asks the
 // compiler to unwind them completely (Lemaitre's "loop unwinding"), so that the
 // triangle's elements become named registers and every index is a constant.
+// (nvcc's front end does not know the pragma and warns about it; there the host
+// compiler's own complete-unrolling heuristics are left to do it.)
+#if defined(__NVCC__)
+#define BATCHOL_HOST_UNROLL
+#else
 #define BATCHOL_HOST_UNROLL _Pragma("GCC unroll 64")
+#endif
 #define BATCHOL_HOST_INLINE inline __attribute__((always_inline))
 // The per-pack kernels and the pack transfers are kept out of line, so that a
 // translation unit compiles each of them once, not once per operation and
@@ -88,14 +94,14 @@ inline constexpr int width_v = simd_bytes / static_cast<int>(sizeof(T));
 
 template <class T>
 BATCHOL_HOST_INLINE vec_t<T> splat(T x) {
-  vec_t<T> v;
+  vec_t<T> v{};  // (initialized: GCC cannot tell the lane loop writes all)
   for (int l = 0; l < width_v<T>; ++l) v[l] = x;
   return v;
 }
 
 template <class T>
 BATCHOL_HOST_INLINE mask_t<T> splat_mask(int x) {
-  mask_t<T> v;
+  mask_t<T> v{};
   for (int l = 0; l < width_v<T>; ++l) v[l] = x;
   return v;
 }
@@ -103,7 +109,7 @@ BATCHOL_HOST_INLINE mask_t<T> splat_mask(int x) {
 // 0, 1, ..., W - 1.
 template <class T>
 BATCHOL_HOST_INLINE mask_t<T> iota_mask() {
-  mask_t<T> v;
+  mask_t<T> v{};
   for (int l = 0; l < width_v<T>; ++l) v[l] = l;
   return v;
 }
