@@ -19,7 +19,8 @@ namespace bench {
 enum class FactorKind {
   CholLower,  // L in the lower triangle (LAPACK, Batchol)
   LU,         // unit-lower L and upper U of an unpivoted LU (KokkosBatched LU)
-  BandLower   // LAPACK lower band storage with kd = n-1: L(i,k) at (i-k, k)
+  BandLower   // LAPACK lower band storage, kd = n-1, column-major inside each
+              // matrix's n*n block: L(i,k) at array index (k, i-k)
 };
 
 template <class T, class Layout>
@@ -51,7 +52,7 @@ template <class T, class Layout>
 double factor_error(const HostMat<T, Layout>& A0, const HostMat<T, Layout>& F, FactorKind kind,
                     std::int64_t b, int n) {
   const auto L = [&](int i, int k) -> double {  // i >= k
-    if (kind == FactorKind::BandLower) return F(b, i - k, k);
+    if (kind == FactorKind::BandLower) return F(b, k, i - k);
     if (kind == FactorKind::LU) return i == k ? 1.0 : double(F(b, i, k));
     return F(b, i, k);
   };

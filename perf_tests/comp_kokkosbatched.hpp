@@ -3,7 +3,8 @@
 //   kb_serial_lu / kb_team_lu   unpivoted LU (potrf; posv = LU + two trsv),
 //   kb_serial_trsv / kb_team_trsv  trsv, and potrs as two trsv on our factor,
 //   kb_serial_pbtrf             banded Cholesky with kd = n-1 (potrf, potrs,
-//                               posv), Kokkos Kernels 4.5 and later only.
+//                               posv), Kokkos Kernels 4.5 and later only,
+//                               LayoutRight batches only (see ToBand).
 // Every kernel is KokkosBatched's own code; we only loop over the batch.
 #ifndef BATCHOL_BENCH_COMP_KOKKOSBATCHED_HPP
 #define BATCHOL_BENCH_COMP_KOKKOSBATCHED_HPP
@@ -102,24 +103,36 @@ struct TeamFunctor {
 };
 
 #if defined(BATCHOL_BENCH_HAVE_PBTRF)
-// LAPACK lower band storage with kd = n-1, kept in the (batch, n, n) array:
-// entry (r, j) holds A(j + r, j).
+// SerialPbtrf (Lower, Unblocked) scales each column with a hard-coded unit
+// stride while its rank-1 update uses the view's row stride, so it is correct
+// only on a column-major matrix with unit row stride (checked against Kokkos
+// Kernels 4.6). A LayoutRight batch keeps each matrix contiguous, so the band
+// (LAPACK lower band storage, kd = n-1: band(r, j) = A(j + r, j)) is stored
+// column-major inside the matrix's n*n block, i.e. at array index (b, j, r),
+// and handed to Kokkos Kernels as a strided view with strides (1, n).
 template <class T, class Layout>
 struct ToBand {
   Mat3<T, Layout> dense, band;
   int n;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t b) const {
-    for (int r = 0; r < n; ++r)
-      for (int j = 0; j < n; ++j) band(b, r, j) = j + r < n ? dense(b, j + r, j) : T(0);
+    for (int j = 0; j < n; ++j)
+      for (int r = 0; r < n; ++r) band(b, j, r) = j + r < n ? dense(b, j + r, j) : T(0);
   }
 };
+
+template <class T>
+KOKKOS_INLINE_FUNCTION auto band_view(T* p, int n) {
+  using V = Kokkos::View<T**, Kokkos::LayoutStride, typename Exec::memory_space,
+                         Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  return V(p, Kokkos::LayoutStride(n, 1, n, n));
+}
 
 template <class T, class Layout>
 struct PbtrfFunctor {
   Mat3<T, Layout> A, B;
   Case c;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t b) const {
-    const auto ab = Kokkos::subview(A, b, Kokkos::ALL(), Kokkos::ALL());
+    const auto ab = band_view(&A(b, 0, 0), c.n);
     if (c.routine != Routine::Potrs)
       KB::SerialPbtrf<KB::Uplo::Lower, KB::Algo::Pbtrf::Unblocked>::invoke(ab);
     if (c.routine == Routine::Potrf) return;
@@ -176,7 +189,9 @@ template <class T, class Layout>
 class KbPbtrfImpl final : public Impl<T, Layout> {
  public:
   std::string name() const override { return "kb_serial_pbtrf"; }
-  bool supports(const Case& c) const override { return c.routine != Routine::Trsv; }
+  bool supports(const Case& c) const override {
+    return c.routine != Routine::Trsv && std::is_same_v<Layout, Kokkos::LayoutRight>;
+  }
   FactorKind factor_kind() const override { return FactorKind::BandLower; }
   void prepare(const Exec& exec, const DataSet<T, Layout>& d,
                const Slot<T, Layout>& pristine) const override {

@@ -67,7 +67,7 @@ void cuda_launch(const ExecSpace& exec, const Problem<T>& pr, const Options&) {
 #if BATCHOL_HAS_CUDA_PATH
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
     if (pr.batch == 0) return;
-    if (cuda::launch_tuned<cuda_mode<Op>()>(cuda_batch(pr), exec.cuda_stream())) return;
+    if (cuda::launch_entry<cuda_mode<Op>()>(cuda_batch(pr), exec.cuda_stream())) return;
   }
 #endif
   generic_launch<Op>(exec, pr);

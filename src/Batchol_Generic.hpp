@@ -68,9 +68,13 @@ void generic_launch(const ExecSpace& exec, const Problem<T>& pr) {
   using Functor = GenericFunctor<ExecSpace, T, Op>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   constexpr bool factors = std::is_same_v<Op, PotrfOp> || std::is_same_v<Op, PosvOp>;
-  const std::size_t work_bytes =
-      factors ? Functor::work_view::shmem_size(team_potrf_work_count(pr.n)) : 0;
-  const int level = work_bytes > std::size_t(Policy::scratch_size_max(0)) ? 1 : 0;
+  // Solves need no scratch (and a constant-zero comparison would warn).
+  std::size_t work_bytes = 0;
+  int level = 0;
+  if constexpr (factors) {
+    work_bytes = Functor::work_view::shmem_size(team_potrf_work_count(pr.n));
+    level = work_bytes > std::size_t(Policy::scratch_size_max(0)) ? 1 : 0;
+  }
 
   // A league holds at most INT_MAX teams; larger batches take several launches.
   constexpr std::int64_t max_league = std::int64_t(1) << 30;

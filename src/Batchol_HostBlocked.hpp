@@ -22,8 +22,8 @@ template <class T>
 struct Blocked {
   using V = vec_t<T>;
   using M = mask_t<T>;
-  static constexpr int NB = 4;  // panel width
-  static constexpr int RB = 4;  // rows per register tile below the diagonal
+  static constexpr int NB = 4;     // panel width
+  static constexpr int RB = 4;     // rows per register tile below the diagonal
   static constexpr int jam = 1;    // one pack at a time: the tiles give enough ILP
   static constexpr int order = 0;  // n known at run time only
 
@@ -37,16 +37,18 @@ struct Blocked {
     BATCHOL_HOST_UNROLL
     for (int a = 0; a < C; ++a) row[a] = l + tri(j0 + a, 0);
     BATCHOL_HOST_UNROLL
-    for (int a = 0; a < C; ++a)
+    for (int a = 0; a < C; ++a) {
       BATCHOL_HOST_UNROLL
-    for (int c = 0; c < C; ++c)
-      if (c <= a) acc[a][c] = row[a][j0 + c];
+      for (int c = 0; c < C; ++c)
+        if (c <= a) acc[a][c] = row[a][j0 + c];
+    }
     for (int k = 0; k < j0; ++k) {
       BATCHOL_HOST_UNROLL
-      for (int a = 0; a < C; ++a)
+      for (int a = 0; a < C; ++a) {
         BATCHOL_HOST_UNROLL
-      for (int c = 0; c < C; ++c)
-        if (c <= a) acc[a][c] -= row[a][k] * row[c][k];
+        for (int c = 0; c < C; ++c)
+          if (c <= a) acc[a][c] -= row[a][k] * row[c][k];
+      }
     }
     BATCHOL_HOST_UNROLL
     for (int c = 0; c < C; ++c) {
@@ -73,13 +75,14 @@ struct Blocked {
       }
     }
     BATCHOL_HOST_UNROLL
-    for (int a = 0; a < C; ++a)
+    for (int a = 0; a < C; ++a) {
       BATCHOL_HOST_UNROLL
-    for (int c = 0; c < C; ++c)
-      if (c <= a) {
-        l[tri(j0 + a, j0 + c)] = acc[a][c];
-        ld[a][c] = acc[a][c];
-      }
+      for (int c = 0; c < C; ++c)
+        if (c <= a) {
+          l[tri(j0 + a, j0 + c)] = acc[a][c];
+          ld[a][c] = acc[a][c];
+        }
+    }
   }
 
   // R rows starting at i0 (below the diagonal tile) of panel j0 (C columns).
@@ -94,9 +97,10 @@ struct Blocked {
     BATCHOL_HOST_UNROLL
     for (int c = 0; c < C; ++c) col[c] = l + tri(j0 + c, 0);
     BATCHOL_HOST_UNROLL
-    for (int a = 0; a < R; ++a)
+    for (int a = 0; a < R; ++a) {
       BATCHOL_HOST_UNROLL
-    for (int c = 0; c < C; ++c) acc[a][c] = row[a][j0 + c];
+      for (int c = 0; c < C; ++c) acc[a][c] = row[a][j0 + c];
+    }
     for (int k = 0; k < j0; ++k) {
       BATCHOL_HOST_UNROLL
       for (int a = 0; a < R; ++a) {
@@ -106,19 +110,21 @@ struct Blocked {
       }
     }
     BATCHOL_HOST_UNROLL
-    for (int c = 0; c < C; ++c)
+    for (int c = 0; c < C; ++c) {
       BATCHOL_HOST_UNROLL
-    for (int a = 0; a < R; ++a) {
-      V v = acc[a][c];
-      BATCHOL_HOST_UNROLL
-      for (int e = 0; e < C; ++e)
-        if (e < c) v -= acc[a][e] * ld[c][e];
-      acc[a][c] = Fast ? v * r[c] : v / s[c];
+      for (int a = 0; a < R; ++a) {
+        V v = acc[a][c];
+        BATCHOL_HOST_UNROLL
+        for (int e = 0; e < C; ++e)
+          if (e < c) v -= acc[a][e] * ld[c][e];
+        acc[a][c] = Fast ? v * r[c] : v / s[c];
+      }
     }
     BATCHOL_HOST_UNROLL
-    for (int a = 0; a < R; ++a)
+    for (int a = 0; a < R; ++a) {
       BATCHOL_HOST_UNROLL
-    for (int c = 0; c < C; ++c) l[tri(i0 + a, j0 + c)] = acc[a][c];
+      for (int c = 0; c < C; ++c) l[tri(i0 + a, j0 + c)] = acc[a][c];
+    }
   }
 
   template <int C, bool Fast>

@@ -187,9 +187,7 @@ struct Pack {
 
   // Dense blocks are moved in chunks of W scalars; the last chunk is moved
   // back to end exactly at n^2 (it may overlap the one before).
-  BATCHOL_HOST_INLINE static int chunk_start(int c, int n) {
-    return std::min(c * W, n * n - W);
-  }
+  BATCHOL_HOST_INLINE static int chunk_start(int c, int n) { return std::min(c * W, n * n - W); }
   BATCHOL_HOST_INLINE static int chunk_count(int n) { return (n * n + W - 1) / W; }
 
   // Dense (n < W, so n is one of the unwound orders): chunks of W scalars

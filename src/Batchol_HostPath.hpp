@@ -176,52 +176,98 @@ void launch(const ExecSpace& exec, const Problem<T>& pr) {
   const std::int64_t ppc = packs_per_chunk(pr, npacks, exec.concurrency());
   const std::int64_t nchunks = (npacks + ppc - 1) / ppc;
   const HostFunctor<Op, T, N, Fast> functor{pr, npacks, ppc};
-  Kokkos::parallel_for("batchol::host",
-                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0,
-                                                                                        nchunks),
-                       functor);
+  Kokkos::parallel_for(
+      "batchol::host",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, nchunks), functor);
 }
 
-// Compile-time order for n <= 16, blocked kernels above.
+// Compile-time order for n <= 16 (one unwound kernel per order), blocked
+// kernels above.
+template <class Op, class T, bool Fast, class ExecSpace, int... K>
+void launch_n(const ExecSpace& exec, const Problem<T>& pr, std::integer_sequence<int, K...>) {
+  const bool unwound =
+      ((pr.n == K + 1 ? (launch<Op, T, K + 1, Fast>(exec, pr), true) : false) || ...);
+  if (!unwound) launch<Op, T, 0, Fast>(exec, pr);
+}
+
 template <class Op, class T, bool Fast, class ExecSpace>
 void launch_n(const ExecSpace& exec, const Problem<T>& pr) {
-  switch (pr.n) {
-#define BATCHOL_HOST_CASE(N)                   \
-  case N:                                      \
-    launch<Op, T, N, Fast>(exec, pr);          \
-    break;
-    BATCHOL_HOST_CASE(1)
-    BATCHOL_HOST_CASE(2)
-    BATCHOL_HOST_CASE(3)
-    BATCHOL_HOST_CASE(4)
-    BATCHOL_HOST_CASE(5)
-    BATCHOL_HOST_CASE(6)
-    BATCHOL_HOST_CASE(7)
-    BATCHOL_HOST_CASE(8)
-    BATCHOL_HOST_CASE(9)
-    BATCHOL_HOST_CASE(10)
-    BATCHOL_HOST_CASE(11)
-    BATCHOL_HOST_CASE(12)
-    BATCHOL_HOST_CASE(13)
-    BATCHOL_HOST_CASE(14)
-    BATCHOL_HOST_CASE(15)
-    BATCHOL_HOST_CASE(16)
-#undef BATCHOL_HOST_CASE
-    default:
-      launch<Op, T, 0, Fast>(exec, pr);
-  }
+  launch_n<Op, T, Fast>(exec, pr, std::make_integer_sequence<int, 16>());
 }
 
 }  // namespace BATCHOL_HOST_ISA
 }  // namespace host
 
+// The Host path's entry points for one execution space and scalar type.
+// Batchol::batchol (CMake) defines BATCHOL_PRECOMPILED: they are then compiled
+// once, with the build's -march, into the batchol_kernels library
+// (src/kernels/) and every other translation unit only declares them. Without
+// it each translation unit that calls them compiles them itself.
+template <class ExecSpace, class T>
+struct HostKernels {
+  static void potrf(const ExecSpace& exec, const Problem<T>& pr, bool fast);
+  static void posv(const ExecSpace& exec, const Problem<T>& pr, bool fast);
+  static void potrs(const ExecSpace& exec, const Problem<T>& pr);
+  static void trsv_n(const ExecSpace& exec, const Problem<T>& pr);
+  static void trsv_t(const ExecSpace& exec, const Problem<T>& pr);
+};
+
+template <class ExecSpace, class T>
+void HostKernels<ExecSpace, T>::potrf(const ExecSpace& exec, const Problem<T>& pr, bool fast) {
+  if (fast)
+    host::launch_n<PotrfOp, T, true>(exec, pr);
+  else
+    host::launch_n<PotrfOp, T, false>(exec, pr);
+}
+
+template <class ExecSpace, class T>
+void HostKernels<ExecSpace, T>::posv(const ExecSpace& exec, const Problem<T>& pr, bool fast) {
+  if (fast)
+    host::launch_n<PosvOp, T, true>(exec, pr);
+  else
+    host::launch_n<PosvOp, T, false>(exec, pr);
+}
+
+template <class ExecSpace, class T>
+void HostKernels<ExecSpace, T>::potrs(const ExecSpace& exec, const Problem<T>& pr) {
+  host::launch_n<PotrsOp, T, false>(exec, pr);
+}
+
+template <class ExecSpace, class T>
+void HostKernels<ExecSpace, T>::trsv_n(const ExecSpace& exec, const Problem<T>& pr) {
+  host::launch_n<TrsvOp<NoTransposeTag>, T, false>(exec, pr);
+}
+
+template <class ExecSpace, class T>
+void HostKernels<ExecSpace, T>::trsv_t(const ExecSpace& exec, const Problem<T>& pr) {
+  host::launch_n<TrsvOp<TransposeTag>, T, false>(exec, pr);
+}
+
+#if defined(BATCHOL_PRECOMPILED)
+#if defined(KOKKOS_ENABLE_SERIAL)
+extern template struct HostKernels<Kokkos::Serial, float>;
+extern template struct HostKernels<Kokkos::Serial, double>;
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+extern template struct HostKernels<Kokkos::OpenMP, float>;
+extern template struct HostKernels<Kokkos::OpenMP, double>;
+#endif
+#endif
+
 template <class Op, class ExecSpace, class T>
 void host_launch(const ExecSpace& exec, const Problem<T>& pr, const Options& opts) {
   if constexpr (is_host_path_space_v<ExecSpace>) {
-    if constexpr (host::factors_v<Op>) {
-      if (opts.fast_math) return host::launch_n<Op, T, true>(exec, pr);
-    }
-    host::launch_n<Op, T, false>(exec, pr);
+    using K = HostKernels<ExecSpace, T>;
+    if constexpr (std::is_same_v<Op, PotrfOp>)
+      K::potrf(exec, pr, opts.fast_math);
+    else if constexpr (std::is_same_v<Op, PosvOp>)
+      K::posv(exec, pr, opts.fast_math);
+    else if constexpr (std::is_same_v<Op, PotrsOp>)
+      K::potrs(exec, pr);
+    else if constexpr (std::is_same_v<Op, TrsvOp<NoTransposeTag>>)
+      K::trsv_n(exec, pr);
+    else
+      K::trsv_t(exec, pr);
   }
 }
 

@@ -113,16 +113,17 @@ struct Unwound {
         l[q * E + tri(j, j)] = s[q];
       }
       BATCHOL_HOST_UNROLL
-      for (int i = j + 1; i < N; ++i)
+      for (int i = j + 1; i < N; ++i) {
         BATCHOL_HOST_UNROLL
-      for (int q = 0; q < J; ++q) {
-        V v = l[q * E + tri(i, j)];
-        BATCHOL_HOST_UNROLL
-        for (int k = 0; k < j; ++k) v -= l[q * E + tri(i, k)] * l[q * E + tri(j, k)];
-        if constexpr (Fast)
-          l[q * E + tri(i, j)] = v * r[q];
-        else
-          l[q * E + tri(i, j)] = v / s[q];
+        for (int q = 0; q < J; ++q) {
+          V v = l[q * E + tri(i, j)];
+          BATCHOL_HOST_UNROLL
+          for (int k = 0; k < j; ++k) v -= l[q * E + tri(i, k)] * l[q * E + tri(j, k)];
+          if constexpr (Fast)
+            l[q * E + tri(i, j)] = v * r[q];
+          else
+            l[q * E + tri(i, j)] = v / s[q];
+        }
       }
     }
   }
@@ -131,16 +132,17 @@ struct Unwound {
   template <bool Recip>
   BATCHOL_HOST_INLINE static void forward_body(const V* l, const V* rdiag, V* x) {
     BATCHOL_HOST_UNROLL
-    for (int i = 0; i < N; ++i)
+    for (int i = 0; i < N; ++i) {
       BATCHOL_HOST_UNROLL
-    for (int q = 0; q < J; ++q) {
-      V v = x[q * N + i];
-      BATCHOL_HOST_UNROLL
-      for (int k = 0; k < i; ++k) v -= l[q * E + tri(i, k)] * x[q * N + k];
-      if constexpr (Recip)
-        x[q * N + i] = v * rdiag[q * N + i];
-      else
-        x[q * N + i] = v / l[q * E + tri(i, i)];
+      for (int q = 0; q < J; ++q) {
+        V v = x[q * N + i];
+        BATCHOL_HOST_UNROLL
+        for (int k = 0; k < i; ++k) v -= l[q * E + tri(i, k)] * x[q * N + k];
+        if constexpr (Recip)
+          x[q * N + i] = v * rdiag[q * N + i];
+        else
+          x[q * N + i] = v / l[q * E + tri(i, i)];
+      }
     }
   }
 
@@ -148,16 +150,17 @@ struct Unwound {
   template <bool Recip>
   BATCHOL_HOST_INLINE static void backward_body(const V* l, const V* rdiag, V* x) {
     BATCHOL_HOST_UNROLL
-    for (int i = N - 1; i >= 0; --i)
+    for (int i = N - 1; i >= 0; --i) {
       BATCHOL_HOST_UNROLL
-    for (int q = 0; q < J; ++q) {
-      V v = x[q * N + i];
-      BATCHOL_HOST_UNROLL
-      for (int k = N - 1; k > i; --k) v -= l[q * E + tri(k, i)] * x[q * N + k];
-      if constexpr (Recip)
-        x[q * N + i] = v * rdiag[q * N + i];
-      else
-        x[q * N + i] = v / l[q * E + tri(i, i)];
+      for (int q = 0; q < J; ++q) {
+        V v = x[q * N + i];
+        BATCHOL_HOST_UNROLL
+        for (int k = N - 1; k > i; --k) v -= l[q * E + tri(k, i)] * x[q * N + k];
+        if constexpr (Recip)
+          x[q * N + i] = v * rdiag[q * N + i];
+        else
+          x[q * N + i] = v / l[q * E + tri(i, i)];
+      }
     }
   }
 };

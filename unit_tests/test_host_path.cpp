@@ -530,11 +530,13 @@ void check_failures(const Exec& exec, const char* space, int n, Lay lay, Uplo up
   SCOPED_TRACE(std::string(space) + " " + tname<T>() + " n=" + std::to_string(n) + " " + name(lay) +
                (uplo == Uplo::Lower ? " Lower" : " Upper") + (fast ? " fast" : "") +
                (mirror ? " mirror" : ""));
+  // Distinct matrices for every W >= 2: the middle of a pack and its neighbour,
+  // another pack, and (W >= 4) the partial last pack.
   std::vector<Victim> victims = {
-      {w + 3, Fault::Zero, 2, 2, 3, 2},                 // mid-pack, indefinite at column 3
-      {w + 5, Fault::NaNDiag, n - 1, n - 1, n, n - 1},  // same pack, last column
-      {2 * w + 1, Fault::InfDiag, 0, 0, 1, 0},          // first column
-      {3 * w + 2, Fault::NaNOffDiag, n - 1, 1, n, 1},   // the partial last pack
+      {w + w / 2, Fault::Zero, 2, 2, 3, 2},                     // indefinite at column 3
+      {w + w / 2 + 1, Fault::NaNDiag, n - 1, n - 1, n, n - 1},  // last column
+      {2 * w + 1, Fault::InfDiag, 0, 0, 1, 0},                  // first column
+      {3 * w + 2, Fault::NaNOffDiag, n - 1, 1, n, 1},           // NaN below the diagonal
   };
   Batch<T> a0(batch, n, n, lay), b0(batch, n, 2, lay);
   fill_spd(a0, 99 + n);
@@ -728,11 +730,3 @@ TEST(HostPath, EmptySizes) {
 }
 
 }  // namespace
-
-int main(int argc, char** argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  Kokkos::initialize(argc, argv);
-  int result = RUN_ALL_TESTS();
-  Kokkos::finalize();
-  return result;
-}

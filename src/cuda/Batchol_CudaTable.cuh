@@ -160,6 +160,56 @@ bool launch_tuned(const Batch<T>& p, cudaStream_t stream) {
   return false;
 }
 
+// The table's entry points for one scalar type, one per mode. Batchol::batchol
+// (CMake) defines BATCHOL_PRECOMPILED: they are then compiled once into the
+// batchol_kernels library (src/kernels/) and every other translation unit only
+// declares them, which saves minutes of nvcc time per translation unit.
+template <class T>
+struct CudaKernels {
+  static bool potrf(const Batch<T>& p, cudaStream_t stream);
+  static bool posv(const Batch<T>& p, cudaStream_t stream);
+  static bool potrs(const Batch<T>& p, cudaStream_t stream);
+  static bool trsv_n(const Batch<T>& p, cudaStream_t stream);
+  static bool trsv_t(const Batch<T>& p, cudaStream_t stream);
+};
+
+template <class T>
+bool CudaKernels<T>::potrf(const Batch<T>& p, cudaStream_t stream) {
+  return launch_tuned<Mode::Potrf>(p, stream);
+}
+template <class T>
+bool CudaKernels<T>::posv(const Batch<T>& p, cudaStream_t stream) {
+  return launch_tuned<Mode::Posv>(p, stream);
+}
+template <class T>
+bool CudaKernels<T>::potrs(const Batch<T>& p, cudaStream_t stream) {
+  return launch_tuned<Mode::Potrs>(p, stream);
+}
+template <class T>
+bool CudaKernels<T>::trsv_n(const Batch<T>& p, cudaStream_t stream) {
+  return launch_tuned<Mode::TrsvN>(p, stream);
+}
+template <class T>
+bool CudaKernels<T>::trsv_t(const Batch<T>& p, cudaStream_t stream) {
+  return launch_tuned<Mode::TrsvT>(p, stream);
+}
+
+#if defined(BATCHOL_PRECOMPILED)
+extern template struct CudaKernels<float>;
+extern template struct CudaKernels<double>;
+#endif
+
+// Operation MODE through the entry points (false: no kernel for p.n).
+template <Mode MODE, class T>
+bool launch_entry(const Batch<T>& p, cudaStream_t stream) {
+  using K = CudaKernels<T>;
+  if constexpr (MODE == Mode::Potrf) return K::potrf(p, stream);
+  if constexpr (MODE == Mode::Posv) return K::posv(p, stream);
+  if constexpr (MODE == Mode::Potrs) return K::potrs(p, stream);
+  if constexpr (MODE == Mode::TrsvN) return K::trsv_n(p, stream);
+  if constexpr (MODE == Mode::TrsvT) return K::trsv_t(p, stream);
+}
+
 }  // namespace batchol::cuda
 
 #endif
