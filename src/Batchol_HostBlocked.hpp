@@ -59,10 +59,11 @@ struct Blocked {
       d = checked_pivot<T>(d, j0 + c + 1, info);
       if constexpr (Fast) {
         rsqrt_sqrt_fast(d, r[c], s[c]);
-        rdiag[j0 + c] = r[c];
       } else {
         s[c] = vsqrt(d);
+        r[c] = splat<T>(T(1)) / s[c];
       }
+      rdiag[j0 + c] = r[c];
       acc[c][c] = s[c];
       BATCHOL_HOST_UNROLL
       for (int a = 0; a < C; ++a) {
@@ -71,7 +72,7 @@ struct Blocked {
         BATCHOL_HOST_UNROLL
         for (int e = 0; e < C; ++e)
           if (e < c) v -= acc[a][e] * acc[c][e];
-        acc[a][c] = Fast ? v * r[c] : v / s[c];
+        acc[a][c] = v * r[c];
       }
     }
     BATCHOL_HOST_UNROLL
@@ -86,9 +87,9 @@ struct Blocked {
   }
 
   // R rows starting at i0 (below the diagonal tile) of panel j0 (C columns).
-  template <int R, int C, bool Fast>
+  template <int R, int C>
   BATCHOL_HOST_INLINE static void panel_tile(V* l, int i0, int j0, const V (&ld)[NB][NB],
-                                             const V (&s)[NB], const V (&r)[NB]) {
+                                             const V (&r)[NB]) {
     V acc[R][C];
     const V* row[R];
     const V* col[C];
@@ -117,7 +118,7 @@ struct Blocked {
         BATCHOL_HOST_UNROLL
         for (int e = 0; e < C; ++e)
           if (e < c) v -= acc[a][e] * ld[c][e];
-        acc[a][c] = Fast ? v * r[c] : v / s[c];
+        acc[a][c] = v * r[c];
       }
     }
     BATCHOL_HOST_UNROLL
@@ -132,16 +133,16 @@ struct Blocked {
     V ld[NB][NB], s[NB], r[NB];
     diag_tile<C, Fast>(l, j0, ld, s, r, rdiag, info);
     int i0 = j0 + C;
-    for (; i0 + RB <= n; i0 += RB) panel_tile<RB, C, Fast>(l, i0, j0, ld, s, r);
+    for (; i0 + RB <= n; i0 += RB) panel_tile<RB, C>(l, i0, j0, ld, r);
     switch (n - i0) {
       case 3:
-        panel_tile<3, C, Fast>(l, i0, j0, ld, s, r);
+        panel_tile<3, C>(l, i0, j0, ld, r);
         break;
       case 2:
-        panel_tile<2, C, Fast>(l, i0, j0, ld, s, r);
+        panel_tile<2, C>(l, i0, j0, ld, r);
         break;
       case 1:
-        panel_tile<1, C, Fast>(l, i0, j0, ld, s, r);
+        panel_tile<1, C>(l, i0, j0, ld, r);
         break;
       default:
         break;

@@ -86,6 +86,8 @@ BATCHOL_HOST_INLINE void run_packs(const Problem<T>& pr, std::int64_t p, int n, 
   constexpr int J = K::jam;
   const std::ptrdiff_t E = tri(n, 0);
   const auto pk = make_packs<T>(pr, p, std::make_index_sequence<J>{});
+  if constexpr (prefetch_distance > 0)
+    for (int q = 0; q < J; ++q) prefetch_pack(pr, p + J * prefetch_distance + q, n);
   for (int q = 0; q < J; ++q) pk[q].template load<K::order>(n, l + q * E);
   if constexpr (factors_v<Op>) {
     M info[J], ok[J];
@@ -98,8 +100,8 @@ BATCHOL_HOST_INLINE void run_packs(const Problem<T>& pr, std::int64_t p, int n, 
     if constexpr (std::is_same_v<Op, PosvOp>) {
       for (int c = 0; c < pr.nrhs; ++c) {
         for (int q = 0; q < J; ++q) pk[q].load_rhs(n, c, x + q * n);
-        K::template forward<Fast>(n, l, rdiag, x);
-        K::template backward<Fast>(n, l, rdiag, x);
+        K::template forward<true>(n, l, rdiag, x);
+        K::template backward<true>(n, l, rdiag, x);
         for (int q = 0; q < J; ++q) pk[q].store_rhs(n, c, x + q * n, ok[q], true);
       }
     }

@@ -106,10 +106,11 @@ struct Unwound {
         d = checked_pivot<T>(d, j + 1, info[q]);
         if constexpr (Fast) {
           rsqrt_sqrt_fast(d, r[q], s[q]);
-          rdiag[q * N + j] = r[q];
         } else {
           s[q] = vsqrt(d);
+          r[q] = splat<T>(T(1)) / s[q];
         }
+        rdiag[q * N + j] = r[q];
         l[q * E + tri(j, j)] = s[q];
       }
       BATCHOL_HOST_UNROLL
@@ -119,10 +120,7 @@ struct Unwound {
           V v = l[q * E + tri(i, j)];
           BATCHOL_HOST_UNROLL
           for (int k = 0; k < j; ++k) v -= l[q * E + tri(i, k)] * l[q * E + tri(j, k)];
-          if constexpr (Fast)
-            l[q * E + tri(i, j)] = v * r[q];
-          else
-            l[q * E + tri(i, j)] = v / s[q];
+          l[q * E + tri(i, j)] = v * r[q];
         }
       }
     }

@@ -44,8 +44,15 @@ using batchol::Path;
 using batchol::Trans;
 using batchol::Uplo;
 
+// The Host path's pack width. nvcc's device pass of this file does not see
+// the Host path's code (it is host-only) and runs none of these tests.
+#if defined(__CUDA_ARCH__)
+template <class T>
+constexpr int W = 1;
+#else
 template <class T>
 constexpr int W = batchol::detail::host::width_v<T>;
+#endif
 
 // ---- LAPACK on one column-major matrix ----------------------------------------
 
