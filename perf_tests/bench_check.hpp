@@ -17,10 +17,12 @@ namespace bench {
 
 // How an implementation leaves the factor of a potrf in A.
 enum class FactorKind {
-  CholLower,  // L in the lower triangle (LAPACK, Batchol)
-  LU,         // unit-lower L and upper U of an unpivoted LU (KokkosBatched LU)
-  BandLower   // LAPACK lower band storage, kd = n-1, column-major inside each
-              // matrix's n*n block: L(i,k) at array index (k, i-k)
+  CholLower,   // L in the lower triangle (LAPACK, Batchol)
+  LU,          // unit-lower L and upper U of an unpivoted LU (KokkosBatched LU)
+  LUColMajor,  // the same, computed column-major on a row-major (LayoutRight) matrix:
+               // L(i,k) at (k, i), U(k,j) at (j, k) (cuBLAS getrfBatched)
+  BandLower    // LAPACK lower band storage, kd = n-1, column-major inside each
+               // matrix's n*n block: L(i,k) at array index (k, i-k)
 };
 
 template <class T, class Layout>
@@ -51,28 +53,32 @@ inline std::vector<std::int64_t> sample_indices(std::int64_t batch, int n, doubl
 template <class T, class Layout>
 double factor_error(const HostMat<T, Layout>& A0, const HostMat<T, Layout>& F, FactorKind kind,
                     std::int64_t b, int n) {
+  const bool lu = kind == FactorKind::LU || kind == FactorKind::LUColMajor;
+  const auto at = [&](int r, int c) -> double {
+    return kind == FactorKind::LUColMajor ? F(b, c, r) : F(b, r, c);
+  };
   const auto L = [&](int i, int k) -> double {  // i >= k
     if (kind == FactorKind::BandLower) return F(b, k, i - k);
-    if (kind == FactorKind::LU) return i == k ? 1.0 : double(F(b, i, k));
+    if (lu) return i == k ? 1.0 : at(i, k);
     return F(b, i, k);
   };
   double err = 0, norm = 0;
   for (int i = 0; i < n; ++i)
     for (int j = 0; j <= i; ++j) {
       double s = 0;
-      if (kind == FactorKind::LU) {
-        for (int k = 0; k <= j; ++k) s += L(i, k) * double(F(b, k, j));  // (L U)(i, j)
+      if (lu) {
+        for (int k = 0; k <= j; ++k) s += L(i, k) * at(k, j);  // (L U)(i, j)
       } else {
         for (int k = 0; k <= j; ++k) s += L(i, k) * L(j, k);  // (L L^T)(i, j)
       }
       err = std::max(err, std::abs(s - double(A0(b, i, j))));
       norm = std::max(norm, std::abs(double(A0(b, i, j))));
     }
-  if (kind == FactorKind::LU)  // the upper triangle of L U must match too
+  if (lu)  // the upper triangle of L U must match too
     for (int i = 0; i < n; ++i)
       for (int j = i + 1; j < n; ++j) {
         double s = 0;
-        for (int k = 0; k <= i; ++k) s += L(i, k) * double(F(b, k, j));
+        for (int k = 0; k <= i; ++k) s += L(i, k) * at(k, j);
         err = std::max(err, std::abs(s - double(A0(b, i, j))));
       }
   return std::isfinite(err) ? err / std::max(norm, 1e-300) : HUGE_VAL;

@@ -1,6 +1,7 @@
 // NVIDIA's batched routines on the same data: cuSOLVER potrfBatched /
 // potrsBatched (potrs only with nrhs = 1), cuBLAS trsmBatched (trsv, and potrs
-// as two trsm) and cuBLAS getrfBatched (LU with partial pivoting). CUDA builds
+// as two trsm) and cuBLAS getrfBatched (LU without pivoting: a null pivot array, as
+// for SPD matrices; Kurzak et al. compare against it). CUDA builds
 // only. They take arrays of pointers to column-major matrices, so only
 // LayoutRight batches (each matrix contiguous) can be given to them; a
 // row-major matrix read column-major is its transpose, which flips the triangle
@@ -123,7 +124,7 @@ struct PointerFill {
 template <class T, class Layout>
 struct Pointers : Slot<T, Layout>::Aux {
   Kokkos::View<std::uintptr_t*, MemSpace> a_ptr, b_ptr;
-  Kokkos::View<int*, MemSpace> pivots, dinfo;
+  Kokkos::View<int*, MemSpace> dinfo;
   T** a() const { return reinterpret_cast<T**>(a_ptr.data()); }
   T** b() const { return reinterpret_cast<T**>(b_ptr.data()); }
 };
@@ -163,14 +164,13 @@ class CudaLibImpl final : public Impl<T, Layout> {
     return false;
   }
   FactorKind factor_kind() const override {
-    return kind_ == Kind::Getrf ? FactorKind::LU : FactorKind::CholLower;
+    return kind_ == Kind::Getrf ? FactorKind::LUColMajor : FactorKind::CholLower;
   }
 
   void attach(const Exec& exec, const Case& c, Slot<T, Layout>& s) const override {
     auto p = std::make_shared<cuda::Pointers<T, Layout>>();
     p->a_ptr = Kokkos::View<std::uintptr_t*, MemSpace>("a_ptr", c.batch);
     if (c.has_rhs()) p->b_ptr = Kokkos::View<std::uintptr_t*, MemSpace>("b_ptr", c.batch);
-    if (kind_ == Kind::Getrf) p->pivots = Kokkos::View<int*, MemSpace>("pivots", c.batch * c.n);
     p->dinfo = Kokkos::View<int*, MemSpace>("dinfo", 1);
     Kokkos::parallel_for(
         "bench::cuda_pointers",
@@ -199,7 +199,7 @@ class CudaLibImpl final : public Impl<T, Layout> {
               "cusolverDn<t>potrsBatched");
         break;
       case Kind::Getrf:
-        cuda::check(cuda::getrf_batched(h.blas, n, p.a(), n, p.pivots.data(), s.info.data(), batch),
+        cuda::check(cuda::getrf_batched(h.blas, n, p.a(), n, nullptr, s.info.data(), batch),
                     "cublas<t>getrfBatched");
         break;
       case Kind::Trsm:

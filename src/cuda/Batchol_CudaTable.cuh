@@ -57,8 +57,9 @@ bool launch_tile_tuned(const Batch<T>& p, cudaStream_t s) {
            tile_entry<104, 16, 7, 2, MODE>(p, s, 1) || tile_entry<112, 16, 8, 2, MODE>(p, s, 1);
   } else {
     if (n <= 32) return false;
-    // LayoutLeft potrf at 40 < n <= 48: the group kernel (posv: the tile kernel).
-    if (MODE == Mode::Potrf && left && n > 40 && n <= 48) return false;
+    // (The tuning preferred the group kernel for LayoutLeft potrf at
+    // 40 < n <= 48, but posv must factor exactly as potrf does, and its fused
+    // solve needs the tile kernel there.)
     const int mpb = left ? 4 : 1;
     return tile_entry<32, 8, 5, 2, MODE>(p, s, mpb) || tile_entry<40, 8, 6, 2, MODE>(p, s, mpb) ||
            tile_entry<48, 8, 7, 2, MODE>(p, s, mpb) || tile_entry<56, 8, 8, 2, MODE>(p, s, mpb) ||
