@@ -4,6 +4,8 @@
 // pack is factored/solved by straight-line vector code (Batchol_HostUnwound.hpp
 // for n <= 16, Batchol_HostBlocked.hpp above), and the packs are spread over
 // the execution space's threads in chunks. Lemaitre & Lacassagne (2016).
+// LayoutLeft chunks from n = 9 on are first staged pack-major
+// (Batchol_HostStage.hpp).
 //
 // Options::fast_math lets potrf/posv use an approximate inverse square root
 // refined by Goldschmidt steps instead of sqrt and divisions (see
@@ -54,6 +56,7 @@ inline constexpr bool host_path_available_v =
     !defined(__HIP_DEVICE_COMPILE__) && !defined(__SYCL_DEVICE_ONLY__)
 
 #include <Batchol_HostBlocked.hpp>
+#include <Batchol_HostStage.hpp>
 #include <Batchol_HostUnwound.hpp>
 
 #include <algorithm>
@@ -133,42 +136,103 @@ template <class Op, class T, int N, bool Fast, int W = width_v<T>>
 struct HostFunctor {
   static_assert(W == width_v<T>, "W only names the vector width in the symbol");
   using V = vec_t<T>;
+  using M = mask_t<T>;
 
   Problem<T> pr;
   std::int64_t npacks;
   std::int64_t packs_per_chunk;
+  bool staged;  // LayoutLeft chunks go through a Stage (stages())
 
   void operator()(std::int64_t chunk) const {
     const std::int64_t begin = chunk * packs_per_chunk;
     const std::int64_t end = std::min(npacks, begin + packs_per_chunk);
+    if constexpr (N == 0 || N >= stage_min_n) {
+      if (staged) {
+        // The batch's last pack, when partial, goes lane by lane as unstaged.
+        const std::int64_t full = std::min(end, pr.batch / W);
+        if (full > begin) run_staged(begin, full);
+        if (full < end) work(pr, std::max(begin, full), end);
+        return;
+      }
+    }
+    work(pr, begin, end);
+  }
+
+  // Packs [p0, p1), all full, through the thread's stage (Batchol_HostStage.hpp).
+  void run_staged(std::int64_t p0, std::int64_t p1) const {
+    using K = std::conditional_t<(N > 0), Unwound<T, N, unwound_jam<N>>, Blocked<T>>;
+    static_assert(K::jam == 1, "a stage holds one pack per kernel call");
+    constexpr bool rhs = !std::is_same_v<Op, PotrfOp>;
+    const int n = pr.n;
+    const std::int64_t count = p1 - p0;
+    Stage<T>& stage = thread_stage<T>();
+    stage.reserve(pr, count);
+    stage.in(pr, p0, count, rhs);
+    const std::unique_ptr<V[]> buffer(new V[2 * std::ptrdiff_t(n)]);
+    V* rdiag = buffer.get();
+    V* x = rdiag + n;
+    for (std::int64_t q = 0; q < count; ++q) {
+      V* l = stage.a(q);
+      if constexpr (factors_v<Op>) {
+        M info = splat_mask<T>(0);
+        K::template potrf<Fast>(n, l, rdiag, &info);
+        const M ok = info == splat_mask<T>(0);
+        stage.ok(q) = ok;
+        if constexpr (std::is_same_v<Op, PosvOp>) {
+          for (int c = 0; c < pr.nrhs; ++c) {
+            V* b = stage.x(q, c, n);
+            for (int i = 0; i < n; ++i) x[i] = b[i];
+            K::template forward<true>(n, l, rdiag, x);
+            K::template backward<true>(n, l, rdiag, x);
+            for (int i = 0; i < n; ++i) b[i] = select(ok, x[i], b[i]);
+          }
+        }
+        Pack<T>(pr, p0 + q).store_info(info);
+      } else {
+        for (int c = 0; c < pr.nrhs; ++c) {
+          V* b = stage.x(q, c, n);
+          if constexpr (!std::is_same_v<Op, TrsvOp<TransposeTag>>)
+            K::template forward<false>(n, l, rdiag, b);
+          if constexpr (!std::is_same_v<Op, TrsvOp<NoTransposeTag>>)
+            K::template backward<false>(n, l, rdiag, b);
+        }
+      }
+    }
+    stage.out(pr, p0, count, factors_v<Op>, rhs);
+  }
+
+  void work(const Problem<T>& p, std::int64_t begin, std::int64_t end) const {
     if constexpr (N > 0) {
       using K = Unwound<T, N, unwound_jam<N>>;
       V l[K::jam * K::E], rdiag[K::jam * N], x[K::jam * N];
-      for (std::int64_t p = begin; p < end; p += K::jam)
-        run_packs<Op, K, Fast>(pr, p, N, l, rdiag, x);
+      for (std::int64_t q = begin; q < end; q += K::jam)
+        run_packs<Op, K, Fast>(p, q, N, l, rdiag, x);
     } else {
-      const int n = pr.n;
+      const int n = p.n;
       const std::ptrdiff_t count = tri(n, 0) + 2 * std::ptrdiff_t(n) + 1;
       const std::unique_ptr<V[]> buffer(new V[count]);
       V* l = buffer.get();
       V* rdiag = l + tri(n, 0);
       V* x = rdiag + n;
-      for (std::int64_t p = begin; p < end; ++p)
-        run_packs<Op, Blocked<T>, Fast>(pr, p, n, l, rdiag, x);
+      for (std::int64_t q = begin; q < end; ++q)
+        run_packs<Op, Blocked<T>, Fast>(p, q, n, l, rdiag, x);
     }
   }
 };
 
 // Packs per chunk: about 256 KiB of matrices (L2-sized, so a chunk's setup is
-// amortized and its data stays cache-resident while it is worked on), but
-// enough chunks that every thread gets several.
+// amortized and its data stays cache-resident while it is worked on; a staged
+// chunk, stage_bytes), but enough chunks that every thread gets several.
 template <class T>
 std::int64_t packs_per_chunk(const Problem<T>& pr, std::int64_t npacks, int threads) {
   const std::int64_t pack_bytes =
       std::int64_t(width_v<T>) * sizeof(T) * (tri(pr.n, 0) + std::int64_t(pr.n) * pr.nrhs + 1);
-  std::int64_t ppc = std::max<std::int64_t>(1, (std::int64_t(256) << 10) / pack_bytes);
+  const std::int64_t bytes = stages(pr) ? stage_bytes : std::int64_t(256) << 10;
+  std::int64_t ppc = std::max<std::int64_t>(1, bytes / pack_bytes);
   const std::int64_t balanced = npacks / (4 * std::int64_t(std::max(threads, 1)));
-  ppc = std::max<std::int64_t>(1, std::min(ppc, balanced));
+  // (A staged chunk's copies want some length: at least 8 packs.)
+  const std::int64_t least = stages(pr) ? std::min<std::int64_t>(ppc, 8) : 1;
+  ppc = std::max(least, std::min(ppc, balanced));
   return (ppc + 1) / 2 * 2;  // whole pairs of packs for the jammed kernels
 }
 
@@ -177,7 +241,7 @@ void launch(const ExecSpace& exec, const Problem<T>& pr) {
   const std::int64_t npacks = (pr.batch + width_v<T> - 1) / width_v<T>;
   const std::int64_t ppc = packs_per_chunk(pr, npacks, exec.concurrency());
   const std::int64_t nchunks = (npacks + ppc - 1) / ppc;
-  const HostFunctor<Op, T, N, Fast> functor{pr, npacks, ppc};
+  const HostFunctor<Op, T, N, Fast> functor{pr, npacks, ppc, stages(pr)};
   Kokkos::parallel_for(
       "batchol::host",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, nchunks), functor);

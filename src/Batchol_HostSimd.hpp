@@ -75,11 +75,13 @@ struct Simd;
 template <>
 struct Simd<double> {
   typedef double V __attribute__((vector_size(BATCHOL_HOST_SIMD_BYTES)));
+  typedef double U __attribute__((vector_size(BATCHOL_HOST_SIMD_BYTES), aligned(8), may_alias));
   typedef std::int64_t M __attribute__((vector_size(BATCHOL_HOST_SIMD_BYTES)));
 };
 template <>
 struct Simd<float> {
   typedef float V __attribute__((vector_size(BATCHOL_HOST_SIMD_BYTES)));
+  typedef float U __attribute__((vector_size(BATCHOL_HOST_SIMD_BYTES), aligned(4), may_alias));
   typedef std::int32_t M __attribute__((vector_size(BATCHOL_HOST_SIMD_BYTES)));
 };
 
@@ -115,16 +117,17 @@ BATCHOL_HOST_INLINE mask_t<T> iota_mask() {
 }
 
 // Unaligned load and store: a lane-interleaved batch starts wherever the pack
-// does, and memcpy is the one aliasing-safe way to say "vmovupd".
+// does. Through U, the vector type with the scalar's alignment that may alias
+// it: one full-width vmovupd. (memcpy says the same, but GCC expands a 64-byte
+// memcpy into two 32-byte moves on targets that prefer 256-bit vectors, such
+// as -march=sapphirerapids: measured 1.4x slower transfers.)
 template <class T>
 BATCHOL_HOST_INLINE vec_t<T> loadu(const T* p) {
-  vec_t<T> v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
+  return *reinterpret_cast<const typename Simd<T>::U*>(p);
 }
 template <class T>
 BATCHOL_HOST_INLINE void storeu(T* p, const vec_t<T>& v) {
-  std::memcpy(p, &v, sizeof(v));
+  *reinterpret_cast<typename Simd<T>::U*>(p) = v;
 }
 
 // m ? a : b lane by lane, written with bit operations because the vector
