@@ -33,6 +33,19 @@ endif()
 
 if(NOT TARGET Batchol::KokkosKernels AND NOT Batchol_SKIP_KOKKOSKERNELS)
   find_package(KokkosKernels QUIET)
+  # A Kokkos Kernels built on another Kokkos (Debian's 3.4 next to an upstream
+  # Kokkos 4 named by Kokkos_ROOT) would mix two Kokkos in one program.
+  # (Trilinos' packages, Debian's included, set no KokkosKernels_VERSION: 3.x.)
+  string(REGEX MATCH "^[0-9]+" _batchol_kk_major "${KokkosKernels_VERSION}")
+  if(NOT _batchol_kk_major)
+    set(_batchol_kk_major 3)
+  endif()
+  string(REGEX MATCH "^[0-9]+" _batchol_kokkos_major "${Kokkos_VERSION}")
+  if(KokkosKernels_FOUND AND NOT _batchol_kk_major STREQUAL _batchol_kokkos_major)
+    message(STATUS "Batchol: ignoring Kokkos Kernels ${_batchol_kk_major}.x "
+                   "(${KokkosKernels_DIR}): built for another Kokkos than ${Kokkos_VERSION}")
+    set(KokkosKernels_FOUND FALSE)
+  endif()
   if(KokkosKernels_FOUND)
     add_library(Batchol::KokkosKernels INTERFACE IMPORTED)
     if(TARGET Kokkos::kokkoskernels AND NOT KokkosKernels_VERSION VERSION_LESS 4.0)

@@ -69,15 +69,17 @@ template <class T, class Layout>
 struct FactorMirrored {
   Mat3<T, Layout> A;
   int n;
+  // (64-bit indices: with int ones GCC 12 inlined into Kokkos 4's OpenMP
+  // parallel_for warns that i = j + 1 could overflow.)
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t b) const {
-    for (int j = 0; j < n; ++j) {
+    for (std::int64_t j = 0; j < n; ++j) {
       T d = A(b, j, j);
-      for (int k = 0; k < j; ++k) d -= A(b, j, k) * A(b, j, k);
+      for (std::int64_t k = 0; k < j; ++k) d -= A(b, j, k) * A(b, j, k);
       const T s = batchol::detail::sqrt(d);
       A(b, j, j) = s;
-      for (int i = j + 1; i < n; ++i) {
+      for (std::int64_t i = j + 1; i < n; ++i) {
         T v = A(b, i, j);
-        for (int k = 0; k < j; ++k) v -= A(b, i, k) * A(b, j, k);
+        for (std::int64_t k = 0; k < j; ++k) v -= A(b, i, k) * A(b, j, k);
         A(b, i, j) = v / s;
         A(b, j, i) = v / s;
       }

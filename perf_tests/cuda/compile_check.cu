@@ -2,7 +2,8 @@
 //   nvcc -arch=sm_90 -std=c++17 -Isrc -c perf_tests/cuda/compile_check.cu -o /dev/null
 // By default it instantiates every kernel shape (thread per matrix and each
 // group width, every mode, both precisions; the tile kernel with 4x4 and 8x8
-// threads per matrix, potrf and posv, both precisions) at a small order,
+// threads per matrix, potrf and posv, both precisions; the strided warp solve)
+// at a small order,
 // which compiles in about a minute. -DBATCHOL_CHECK_FULL_TABLE instantiates the whole
 // sm_90 table instead (what a Kokkos build of the Cuda path compiles; minutes).
 #include "cuda/Batchol_CudaTable.cuh"
@@ -26,6 +27,8 @@ void shapes(const Batch<T>& p, cudaStream_t s) {
   if constexpr (MODE == Mode::Potrf || MODE == Mode::Posv) {
     batchol::cuda::launch_tile<T, 4, 5, 1, MODE>(p, s, 2);
     batchol::cuda::launch_tile<T, 8, 3, 2, MODE>(p, s, 1);
+  } else {
+    batchol::cuda::launch_strided_solve<T, 3, MODE>(p, s);
   }
 #endif
 }

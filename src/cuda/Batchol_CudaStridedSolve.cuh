@@ -1,0 +1,206 @@
+// Triangular solves with a factor already in memory (potrs, trsv) above the
+// orders the group kernels hold in registers: one warp per right-hand side,
+// reading L straight from global memory through its strides.
+//
+// The factor is read once per substitution and not reused, so staging it in
+// shared memory (as the fused posv does, where the factor is already there)
+// would only add a copy. What matters is that a warp's loads are coalesced:
+// each substitution is written in the orientation that reads the contiguous
+// direction of L. With rows contiguous (LayoutRight Lower, LayoutLeft-like
+// Upper), forward substitution goes row by row (lanes split the row's dot
+// product, a warp reduction finishes it) and backward substitution column of
+// L^T by column, i.e. also along rows of L (the finished x_k is broadcast by one
+// shuffle and row k updates the entries left of it). With columns contiguous
+// it is the other way round. Lane l owns rows l, l + 32, ... of the vector (MW
+// of them, so no register array is indexed at run time), as in WarpSolve.
+#ifndef BATCHOL_CUDA_STRIDED_SOLVE_CUH
+#define BATCHOL_CUDA_STRIDED_SOLVE_CUH
+
+#include "Batchol_CudaWarpSolve.cuh"
+
+#include <algorithm>
+
+namespace batchol::cuda {
+namespace strided_detail {
+
+constexpr unsigned kFull = 0xffffffffu;
+
+template <class T>
+__device__ __forceinline__ T warp_sum(T v) {
+#pragma unroll
+  for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(kFull, v, o);
+  return v;
+}
+
+// L(r, c) of the lower view of one matrix.
+template <class T>
+struct Factor {
+  const T* a;
+  std::int64_t rs, cs;
+  __device__ __forceinline__ T operator()(int r, int c) const { return a[r * rs + c * cs]; }
+};
+
+// y <- L^{-1} y, one row of L per step (reads rows).
+template <class T, int MW>
+__device__ void forward_rows(const Factor<T>& L, int n, int lane, const T (&dl)[MW], T (&y)[MW]) {
+#pragma unroll
+  for (int m0 = 0; m0 < MW; ++m0) {
+    const int iend = min(n - 32 * m0, 32);
+    for (int ii = 0; ii < iend; ++ii) {
+      const int i = 32 * m0 + ii;
+      T part = T(0);
+#pragma unroll
+      for (int m = 0; m <= m0; ++m) {
+        const int c = lane + 32 * m;
+        if (c < i) part += L(i, c) * y[m];
+      }
+      const T tot = warp_sum(part);
+      if (lane == ii) y[m0] = (y[m0] - tot) * dl[m0];
+    }
+  }
+}
+
+// y <- L^{-1} y, one column of L per step (reads columns).
+template <class T, int MW>
+__device__ void forward_cols(const Factor<T>& L, int n, int lane, const T (&dl)[MW], T (&y)[MW]) {
+#pragma unroll
+  for (int m0 = 0; m0 < MW; ++m0) {
+    const int kend = min(n - 32 * m0, 32);
+    for (int kk = 0; kk < kend; ++kk) {
+      const int k = 32 * m0 + kk;
+      const T yk = __shfl_sync(kFull, y[m0] * dl[m0], kk);
+#pragma unroll
+      for (int m = m0; m < MW; ++m) {
+        const int r = lane + 32 * m;
+        const bool below = r > k && r < n;
+        const T l = below ? L(r, k) : T(0);
+        if (m == m0)
+          y[m] = lane == kk ? yk : y[m] - l * yk;
+        else
+          y[m] -= l * yk;
+      }
+    }
+  }
+}
+
+// y <- L^{-T} y, row k of L per step from the bottom (reads rows).
+template <class T, int MW>
+__device__ void backward_rows(const Factor<T>& L, int n, int lane, const T (&dl)[MW], T (&y)[MW]) {
+#pragma unroll
+  for (int m0 = MW - 1; m0 >= 0; --m0) {
+    const int kend = min(n - 32 * m0, 32);
+    for (int kk = kend - 1; kk >= 0; --kk) {
+      const int k = 32 * m0 + kk;
+      const T xk = __shfl_sync(kFull, y[m0] * dl[m0], kk);
+#pragma unroll
+      for (int m = 0; m <= m0; ++m) {
+        const int c = lane + 32 * m;
+        const T l = c < k ? L(k, c) : T(0);
+        if (m == m0)
+          y[m] = lane == kk ? xk : y[m] - l * xk;
+        else
+          y[m] -= l * xk;
+      }
+    }
+  }
+}
+
+// y <- L^{-T} y, column i of L per step from the right (reads columns).
+template <class T, int MW>
+__device__ void backward_cols(const Factor<T>& L, int n, int lane, const T (&dl)[MW], T (&y)[MW]) {
+#pragma unroll
+  for (int m0 = MW - 1; m0 >= 0; --m0) {
+    const int iend = min(n - 32 * m0, 32);
+    for (int ii = iend - 1; ii >= 0; --ii) {
+      const int i = 32 * m0 + ii;
+      T part = T(0);
+#pragma unroll
+      for (int m = m0; m < MW; ++m) {
+        const int r = lane + 32 * m;
+        if (r > i && r < n) part += L(r, i) * y[m];
+      }
+      const T tot = warp_sum(part);
+      if (lane == ii) y[m0] = (y[m0] - tot) * dl[m0];
+    }
+  }
+}
+
+}  // namespace strided_detail
+
+inline constexpr int strided_solve_warps = 4;  // warps per block
+
+// One warp per right-hand side: warp w = first + blockIdx.x * warps + (warp in
+// block) solves column w % nrhs of system w / nrhs. The columns of one system
+// run in neighbouring warps, so their reads of L after the first come from
+// the caches (one warp looping over the columns would re-read L from memory
+// nrhs times in sequence).
+template <class T, int MW, Mode MODE>
+__global__ void __launch_bounds__(strided_solve_warps * 32)
+    strided_solve_kernel(const Batch<T> p, const std::int64_t first) {
+  using namespace strided_detail;
+  static_assert(MODE == Mode::Potrs || MODE == Mode::TrsvN || MODE == Mode::TrsvT,
+                "solve-only modes: the factor is read, never written");
+  constexpr bool kForward = MODE != Mode::TrsvT;
+  constexpr bool kBackward = MODE != Mode::TrsvN;
+  const int lane = threadIdx.x % 32;
+  const std::int64_t w = first + std::int64_t(blockIdx.x) * strided_solve_warps + threadIdx.x / 32;
+  const std::int64_t s = w / p.nrhs;
+  if (s >= p.batch) return;  // the whole warp: w is warp-uniform
+  const int n = p.n;
+  const Factor<T> L{p.a + s * p.a_bs, p.a_rs, p.a_cs};
+  // Rows contiguous, or else columns read by the column-wise forms (for
+  // LayoutLeft, neither is contiguous and both read 8 bytes per sector).
+  const bool rows = p.a_cs == 1;
+  T dl[MW];
+#pragma unroll
+  for (int m = 0; m < MW; ++m) {
+    const int r = lane + 32 * m;
+    dl[m] = r < n ? solve_detail::recip(L(r, r)) : T(1);
+  }
+  T* const Bq = p.b + s * p.b_bs + (w % p.nrhs) * p.b_cs;
+  T y[MW];
+#pragma unroll
+  for (int m = 0; m < MW; ++m) {
+    const int r = lane + 32 * m;
+    y[m] = r < n ? Bq[r * p.b_rs] : T(0);
+  }
+  if constexpr (kForward) {
+    if (rows)
+      forward_rows(L, n, lane, dl, y);
+    else
+      forward_cols(L, n, lane, dl, y);
+  }
+  if constexpr (kBackward) {
+    if (rows)
+      backward_rows(L, n, lane, dl, y);
+    else
+      backward_cols(L, n, lane, dl, y);
+  }
+#pragma unroll
+  for (int m = 0; m < MW; ++m) {
+    const int r = lane + 32 * m;
+    if (r < n) Bq[r * p.b_rs] = y[m];
+  }
+}
+
+// Launches the kernel over the whole batch on `stream` (several launches when
+// the grid would exceed 2^30 blocks). The caller guarantees n <= 32 MW.
+// (batch * nrhs warps: the public layer bounds batch by the View's extent and
+// nrhs by an int, so the product fits 64 bits.)
+template <class T, int MW, Mode MODE>
+void launch_strided_solve(const Batch<T>& p, cudaStream_t stream) {
+  constexpr std::int64_t max_blocks = std::int64_t(1) << 30;
+  if (p.nrhs < 1) return;
+  const std::int64_t warps = p.batch * p.nrhs;
+  const std::int64_t blocks = (warps + strided_solve_warps - 1) / strided_solve_warps;
+  for (std::int64_t b0 = 0; b0 < blocks; b0 += max_blocks) {
+    const auto nb = static_cast<unsigned>(std::min(blocks - b0, max_blocks));
+    strided_solve_kernel<T, MW, MODE>
+        <<<nb, strided_solve_warps * 32, 0, stream>>>(p, b0 * strided_solve_warps);
+    check(cudaGetLastError(), "strided_solve_kernel launch");
+  }
+}
+
+}  // namespace batchol::cuda
+
+#endif
