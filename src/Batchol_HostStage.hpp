@@ -23,7 +23,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <memory>
+#include <vector>
 
 namespace batchol::detail::host {
 inline namespace BATCHOL_HOST_ISA {
@@ -63,109 +63,84 @@ class Stage {
   using M = mask_t<T>;
   static constexpr int W = width_v<T>;
 
-  // Room for `packs` packs of problem pr.
+  // Room for `packs` packs of problem pr (the buffers only ever grow).
   void reserve(const Problem<T>& pr, std::int64_t packs) {
     E_ = tri(pr.n, 0);
     X_ = std::int64_t(pr.n) * pr.nrhs;
-    const std::int64_t need = packs * (E_ + X_);
-    if (need > size_) {
-      buffer_.reset(new V[need]);
-      size_ = need;
-    }
-    if (packs > mask_size_) {
-      masks_.reset(new M[packs]);
-      mask_size_ = packs;
-    }
     packs_ = packs;
-    offsets(pr);
+    grow(buffer_, packs * (E_ + X_));
+    grow(masks_, packs);
+    grow(off_, E_ + X_);
+    std::ptrdiff_t* o = off_.data();
+    for (int i = 0; i < pr.n; ++i)
+      for (int j = 0; j <= i; ++j) *o++ = i * pr.a_rs + j * pr.a_cs;
+    for (int c = 0; c < pr.nrhs; ++c)
+      for (int i = 0; i < pr.n; ++i) *o++ = i * pr.b_rs + c * pr.b_cs;
   }
 
-  V* a(std::int64_t q) { return buffer_.get() + q * E_; }
-  V* x(std::int64_t q, int c, int n) { return buffer_.get() + packs_ * E_ + q * X_ + c * n; }
+  V* a(std::int64_t q) { return buffer_.data() + q * E_; }
+  V* x(std::int64_t q, int c, int n) { return rhs_buffer() + q * X_ + c * n; }
   // Pack q's lanes whose factorization succeeded (all ones), for out().
   M& ok(std::int64_t q) { return masks_[q]; }
 
   // Packs [p0, p0 + count) of pr into the buffer: the lower triangle of A and,
   // with rhs, B.
   void in(const Problem<T>& pr, std::int64_t p0, std::int64_t count, bool rhs) {
-    copy_in(count, E_, 0, E_, [&](std::int64_t e) { return pr.a + p0 * W + off_[e]; });
-    if (rhs)
-      copy_in(count, X_, packs_ * E_, X_,
-              [&](std::int64_t e) { return pr.b + p0 * W + off_[E_ + e]; });
+    copy_in(count, E_, buffer_.data(), pr.a + p0 * W, off_.data());
+    if (rhs) copy_in(count, X_, rhs_buffer(), pr.b + p0 * W, off_.data() + E_);
   }
 
   // Back to pr: the factor (writes_a; with pr.mirror also its transpose into
   // the upper triangle of the lanes whose ok is all ones) and, with rhs, B.
-  void out(const Problem<T>& pr, std::int64_t p0, std::int64_t count, bool writes_a,
-           bool rhs) const {
-    const int n = pr.n;
+  void out(const Problem<T>& pr, std::int64_t p0, std::int64_t count, bool writes_a, bool rhs) {
     if (writes_a) {
-      copy_out(count, E_, 0, E_, [&](std::int64_t e) { return pr.a + p0 * W + off_[e]; });
+      copy_out(count, E_, buffer_.data(), pr.a + p0 * W, off_.data());
       if (pr.mirror)
-        for (int i = 1; i < n; ++i)
+        for (int i = 1; i < pr.n; ++i)
           for (int j = 0; j < i; ++j) {
             T* up = pr.a + p0 * W + j * pr.a_rs + i * pr.a_cs;
-            const V* from = buffer_.get() + tri(i, j);
+            const V* from = buffer_.data() + tri(i, j);
             for (std::int64_t q = 0; q < count; ++q)
               storeu(up + q * W, select(masks_[q], from[q * E_], loadu(up + q * W)));
           }
     }
-    if (rhs)
-      copy_out(count, X_, packs_ * E_, X_,
-               [&](std::int64_t e) { return pr.b + p0 * W + off_[E_ + e]; });
+    if (rhs) copy_out(count, X_, rhs_buffer(), pr.b + p0 * W, off_.data() + E_);
   }
 
  private:
-  // Offsets in memory (from pack 0's lane 0) of the E_ elements of the packed
-  // triangle (tri(i, j) for (i, j)), then of the X_ right-hand-side elements
-  // (c n + i for (i, c)).
-  void offsets(const Problem<T>& pr) {
-    const int n = pr.n;
-    if (E_ + X_ > off_size_) {
-      off_.reset(new std::ptrdiff_t[E_ + X_]);
-      off_size_ = E_ + X_;
-    }
-    std::ptrdiff_t* o = off_.get();
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j <= i; ++j) *o++ = i * pr.a_rs + j * pr.a_cs;
-    for (int c = 0; c < pr.nrhs; ++c)
-      for (int i = 0; i < n; ++i) *o++ = i * pr.b_rs + c * pr.b_cs;
+  template <class U>
+  static void grow(std::vector<U>& v, std::int64_t size) {
+    if (std::int64_t(v.size()) < size) v.resize(size);
   }
+  V* rhs_buffer() { return buffer_.data() + packs_ * E_; }
 
-  // Elements [0, elems) of `count` packs: pack q's element e is vector
-  // base + q * stride + e of the buffer, and in memory W scalars at
-  // where(e) + q W.
-  template <class Where>
-  void copy_in(std::int64_t count, std::int64_t elems, std::int64_t base, std::int64_t stride,
-               Where&& where) {
-    V* buf = buffer_.get() + base;
+  // `elems` elements of `count` packs: pack q's element e is vector
+  // q * elems + e of buf, and in memory the W scalars at mem + off[e] + q W.
+  static void copy_in(std::int64_t count, std::int64_t elems, V* buf, const T* mem,
+                      const std::ptrdiff_t* off) {
     for (std::int64_t e0 = 0; e0 < elems; e0 += stage_streams) {
       const int g = int(std::min<std::int64_t>(stage_streams, elems - e0));
       const T* src[stage_streams];
-      for (int s = 0; s < g; ++s) src[s] = where(e0 + s);
+      for (int s = 0; s < g; ++s) src[s] = mem + off[e0 + s];
       for (std::int64_t q = 0; q < count; ++q)
-        for (int s = 0; s < g; ++s) buf[q * stride + e0 + s] = loadu(src[s] + q * W);
+        for (int s = 0; s < g; ++s) buf[q * elems + e0 + s] = loadu(src[s] + q * W);
     }
   }
-  template <class Where>
-  void copy_out(std::int64_t count, std::int64_t elems, std::int64_t base, std::int64_t stride,
-                Where&& where) const {
-    const V* buf = buffer_.get() + base;
+  static void copy_out(std::int64_t count, std::int64_t elems, const V* buf, T* mem,
+                       const std::ptrdiff_t* off) {
     for (std::int64_t e0 = 0; e0 < elems; e0 += stage_streams) {
       const int g = int(std::min<std::int64_t>(stage_streams, elems - e0));
       T* dst[stage_streams];
-      for (int s = 0; s < g; ++s) dst[s] = where(e0 + s);
+      for (int s = 0; s < g; ++s) dst[s] = mem + off[e0 + s];
       for (std::int64_t q = 0; q < count; ++q)
-        for (int s = 0; s < g; ++s) storeu(dst[s] + q * W, buf[q * stride + e0 + s]);
+        for (int s = 0; s < g; ++s) storeu(dst[s] + q * W, buf[q * elems + e0 + s]);
     }
   }
 
-  std::unique_ptr<V[]> buffer_;
-  std::unique_ptr<M[]> masks_;
-  std::unique_ptr<std::ptrdiff_t[]> off_;
-  std::int64_t off_size_ = 0;
-  std::int64_t mask_size_ = 0;
-  std::int64_t size_ = 0, packs_ = 0, E_ = 0, X_ = 0;
+  std::vector<V> buffer_;  // count packs' triangles, then their right-hand sides
+  std::vector<M> masks_;
+  std::vector<std::ptrdiff_t> off_;  // element offsets from lane 0: triangle, then B
+  std::int64_t packs_ = 0, E_ = 0, X_ = 0;
 };
 
 // One stage per thread, kept for the thread's lifetime: a chunk is a few
