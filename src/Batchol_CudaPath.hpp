@@ -1,8 +1,7 @@
 // The Cuda path: the tuned kernels of src/cuda/ (plain CUDA C++), launched on
 // the execution space instance's stream so they order like any Kokkos kernel
-// on it. What the kernel table does not cover (n = 0, n > BATCHOL_CUDA_MAX_N,
-// potrs and trsv above n = 64) runs on the Generic path instead, on the same
-// instance.
+// on it. What the kernel table does not cover (n = 0, n > BATCHOL_CUDA_MAX_N)
+// runs on the Generic path instead, on the same instance.
 //
 // Available when Kokkos has CUDA and this translation unit is compiled by nvcc
 // (nvcc_wrapper); elsewhere the dispatcher sees it as absent.
@@ -38,7 +37,7 @@ constexpr cuda::Mode cuda_mode() {
 }
 
 template <class T>
-cuda::Batch<T> cuda_batch(const Problem<T>& pr) {
+cuda::Batch<T> cuda_batch(const Problem<T>& pr, const Options& opts) {
   cuda::Batch<T> b;
   b.batch = pr.batch;
   b.n = pr.n;
@@ -54,6 +53,7 @@ cuda::Batch<T> cuda_batch(const Problem<T>& pr) {
   b.info = pr.info;
   b.info_s = pr.info_s;
   b.mirror = pr.mirror;
+  b.fast_math = opts.fast_math;
   return b;
 }
 #else
@@ -61,13 +61,14 @@ template <class ExecSpace, class Op>
 inline constexpr bool cuda_path_available_v = false;
 #endif
 
-// Options::fast_math is a permission the Cuda kernels do not use yet.
+// Options::fast_math reaches the factorizations' pivot step
+// (cuda::pivot_roots); the solves and the Generic fallback compute exactly.
 template <class Op, class ExecSpace, class T>
-void cuda_launch(const ExecSpace& exec, const Problem<T>& pr, const Options&) {
+void cuda_launch(const ExecSpace& exec, const Problem<T>& pr, const Options& opts) {
 #if BATCHOL_HAS_CUDA_PATH
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
     if (pr.batch == 0) return;
-    if (cuda::launch_entry<cuda_mode<Op>()>(cuda_batch(pr), exec.cuda_stream())) return;
+    if (cuda::launch_entry<cuda_mode<Op>()>(cuda_batch(pr, opts), exec.cuda_stream())) return;
   }
 #endif
   generic_launch<Op>(exec, pr);

@@ -18,13 +18,15 @@ using AView = Batch3<typename C::scalar, typename C::layout>;
 // Factors the images of s on `path`; returns the host copy of A after the call
 // and checks info and the untouched triangle on the way.
 template <class C>
-auto factor_on(const SpdBatch& s, batchol::Path path, bool write_transposed = false) {
+auto factor_on(const SpdBatch& s, batchol::Path path, bool write_transposed = false,
+               bool fast_math = false) {
   AView<C> A("A", s.batch(), s.n, s.n);
   upload(A, s.images(C::uplo));
   const auto before = snapshot(A);
   InfoView info = make_info(s.batch(), -99);
   batchol::Options opts = options(C::uplo, path);
   opts.write_transposed = write_transposed;
+  opts.fast_math = fast_math;
   batchol::potrf(Exec(), A, info, opts);
   const auto after = snapshot(A);  // deep_copy waits for the launch
   const std::vector<int> got = download_info(info);
@@ -103,6 +105,31 @@ TYPED_TEST(Factor, Deterministic) {
       const auto x = factor_on<C>(s, path);
       const auto y = factor_on<C>(s, path);
       EXPECT_EQ(first_item_differing(x, y), -1);
+    }
+  }
+}
+
+// Options::fast_math (approximate inverse square roots on the Host and Cuda
+// paths; a no-op on Generic) keeps the accuracy the docs state: the same
+// backward-error and LAPACK bounds as the exact computation, and within the
+// forward bound of the exact factor of the same path.
+TYPED_TEST(Factor, FastMathKeepsTheBounds) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  for (int n : {1, 2, 3, 4, 7, 8, 9, 16, 17, 24, 25, 32, 33, 48, 64, 65, 100, 128}) {
+    const int batch = batches_for(n).back();
+    const SpdBatch s = make_spd_batch<T>(n, batch);
+    for (batchol::Path path : paths_under_test<PotrfOp>()) {
+      SCOPED_TRACE(case_name(n, batch, path) + ", fast_math");
+      const auto exact = factor_on<C>(s, path);
+      const auto fast = factor_on<C>(s, path, false, true);
+      EXPECT_TRUE(every_item(batch, [&](int b) -> ::testing::AssertionResult {
+        const Matrix f = lower_of(get(fast, b), C::uplo);
+        auto r = factor_ok<T>(s, b, f);
+        if (!r) return r;
+        return paths_agree<T>(f, lower_of(get(exact, b), C::uplo), n, s.cond[b]);
+      }));
+      if (::testing::Test::HasFailure()) return;
     }
   }
 }

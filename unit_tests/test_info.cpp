@@ -25,13 +25,16 @@ struct Run {
   std::vector<int> info;
 };
 template <class C>
-Run<C> run_potrf(const std::vector<Matrix>& images, int n, batchol::Path path) {
+Run<C> run_potrf(const std::vector<Matrix>& images, int n, batchol::Path path,
+                 bool fast_math = false) {
   AView<C> A("A", images.size(), n, n);
   upload(A, images);
   Run<C> r;
   r.before = snapshot(A);
   InfoView info = make_info(int(images.size()), -99);
-  batchol::potrf(Exec(), A, info, options(C::uplo, path));
+  batchol::Options opts = options(C::uplo, path);
+  opts.fast_math = fast_math;
+  batchol::potrf(Exec(), A, info, opts);
   r.after = snapshot(A);
   r.info = download_info(info);
   return r;
@@ -75,7 +78,8 @@ TYPED_TEST(Info, BadMatrixInAGoodBatch) {
   }
 }
 
-// Thousands of matrices, each failing at its own column: every info exact.
+// Thousands of matrices, each failing at its own column: every info exact,
+// with and without fast_math.
 TYPED_TEST(Info, EveryMatrixFailsAtItsOwnColumn) {
   using C = TypeParam;
   using T = typename C::scalar;
@@ -90,11 +94,12 @@ TYPED_TEST(Info, EveryMatrixFailsAtItsOwnColumn) {
       images.push_back(image_of(a, C::uplo, kPoison));
       want.push_back(j);
     }
-    for (batchol::Path path : paths_under_test<PotrfOp>()) {
-      SCOPED_TRACE(case_name(n, batch, path));
-      const Run<C> r = run_potrf<C>(images, n, path);
-      EXPECT_EQ(r.info, want);
-    }
+    for (batchol::Path path : paths_under_test<PotrfOp>())
+      for (bool fast : {false, true}) {
+        SCOPED_TRACE(case_name(n, batch, path) + (fast ? ", fast_math" : ""));
+        const Run<C> r = run_potrf<C>(images, n, path, fast);
+        EXPECT_EQ(r.info, want);
+      }
   }
 }
 

@@ -85,5 +85,25 @@ TYPED_TEST(Posv, IsPotrfThenPotrs) {
   }
 }
 
+// The same with Options::fast_math: posv and potrf share the approximate
+// pivot step, so the factors are still identical and the solution meets the
+// same bounds.
+TYPED_TEST(Posv, IsPotrfThenPotrsWithFastMath) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  using L = typename C::layout;
+  for (int n : all_sizes()) {
+    const int batch = batches_for(n).back();
+    const SpdBatch s = make_spd_batch<T>(n, batch);
+    for (batchol::Path path : paths_under_test<PotrfOp, PotrsOp, PosvOp>()) {
+      SCOPED_TRACE(case_name(n, batch, path) + ", fast_math");
+      batchol::Options opts = options(C::uplo, path);
+      opts.fast_math = true;
+      expect_posv_is_potrf_potrs<C, Batch3<T, L>>(s, 2, opts);
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace batchol_test

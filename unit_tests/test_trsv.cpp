@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 #include <Batchol.hpp>
 
+#include <cmath>
+#include <limits>
+
 namespace batchol_test {
 namespace {
 
@@ -74,6 +77,52 @@ TYPED_TEST(Trsv, AllFourCombinationsAtEverySize) {
         if (first.empty()) first = x;
         EXPECT_TRUE(
             every_item(batch, [&](int i) { return paths_agree<T>(x[i], first[i], n, s.cond[i]); }));
+        if (::testing::Test::HasFailure()) return;
+      }
+    }
+  }
+}
+
+// An infinite right-hand-side entry in the row each substitution finishes
+// last: that entry of x is infinite and every other one is the finite
+// solution, as substitution computes it (an entry, once finished, must not
+// meet the non-finite value again, not even multiplied by zero).
+TYPED_TEST(Trsv, InfiniteLastEntryLeavesTheOthersFinite) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  using L = typename C::layout;
+  for (int n : {2, 5, 16, 17, 33, 64, 65, 96, 100, 128}) {
+    const int batch = 3;
+    const SpdBatch s = make_spd_batch<T>(n, batch);
+    std::vector<Matrix> images;
+    for (const Matrix& l : s.lower) images.push_back(image_of(l, C::uplo, kPoison));
+    for (batchol::Trans trans : {batchol::Trans::NoTranspose, batchol::Trans::Transpose}) {
+      const bool lower_op = (C::uplo == Uplo::Lower) == (trans == batchol::Trans::NoTranspose);
+      const int last = lower_op ? n - 1 : 0;  // the row finished last
+      const auto rhs = make_rhs<T>(n, 1, batch);
+      auto bad = rhs;
+      for (Matrix& b : bad) b(last, 0) = std::numeric_limits<double>::infinity();
+      for (batchol::Path path : paths_under_test<TrsvNOp, TrsvTOp>()) {
+        SCOPED_TRACE(case_name(n, batch, path) + ", " + name_of(C::uplo) + ", " + name_of(trans));
+        Batch3<T, L> A("A", batch, n, n);
+        upload(A, images);
+        Batch2<T, L> b("b", batch, n);
+        upload(b, bad);
+        batchol::trsv(Exec(), C::uplo, trans, A, b, options(C::uplo, path));
+        const auto hb = snapshot(b);
+        EXPECT_TRUE(every_item(batch, [&](int i) -> ::testing::AssertionResult {
+          const Matrix x = get(hb, i);
+          const Matrix want = substitute(op_of(s.lower[i], C::uplo, trans), lower_op, rhs[i]);
+          if (!(std::isinf(x(last, 0)) && x(last, 0) > 0))
+            return ::testing::AssertionFailure() << "x(" << last << ") = " << x(last, 0);
+          Matrix xf = x, wf = want;
+          xf(last, 0) = wf(last, 0) = 0;
+          for (int r = 0; r < n; ++r)
+            if (!std::isfinite(xf(r, 0)))
+              return ::testing::AssertionFailure() << "x(" << r << ") = " << xf(r, 0);
+          return within("finite entries vs substitution", relative_diff(xf, wf),
+                        forward_tol<T>(n, s.cond[i]));
+        }));
         if (::testing::Test::HasFailure()) return;
       }
     }

@@ -27,7 +27,8 @@ struct Batch {
   int nrhs = 0;
   int* info = nullptr;
   std::int64_t info_s = 0;
-  bool mirror = false;  // also write the factor into the strict upper triangle
+  bool mirror = false;     // also write the factor into the strict upper triangle
+  bool fast_math = false;  // Options::fast_math: pivot roots from rsqrt (pivot_roots)
 };
 
 // Same test as the reference kernels: rejects <= 0, NaN and +Inf.
@@ -36,6 +37,34 @@ __device__ __forceinline__ bool pivot_ok(float d) {
 }
 __device__ __forceinline__ bool pivot_ok(double d) {
   return d > 0.0 && d <= DBL_MAX;
+}
+
+__device__ __forceinline__ double recip(double x) {
+  return __drcp_rn(x);
+}
+__device__ __forceinline__ float recip(float x) {
+  return __frcp_rn(x);
+}
+
+// The pivot's square root s and its reciprocal rs, which scales the column.
+// Exact: s = sqrt(d) and rs = 1/s, each correctly rounded. Options::fast_math
+// (Kurzak et al. 7.2, without their flush to zero, which would be a
+// compile-time choice for the whole kernel): rs = rsqrt(d), one hardware
+// estimate refined by CUDA's math library to within 1 ulp (double) or 2 ulp
+// (float) of 1/sqrt(d), and s = d rs; one fewer dependent long-latency
+// operation per column, and each s, rs within a few ulp of the exact ones.
+// `fast` is the same for the whole launch, so the branch never diverges. On a
+// failing pivot both forms give non-finite or meaningless values, which the
+// kernels never store (info reports the column instead).
+template <class T>
+__device__ __forceinline__ void pivot_roots(T d, bool fast, T& s, T& rs) {
+  if (fast) {
+    rs = rsqrt(d);
+    s = d * rs;
+  } else {
+    s = sqrt(d);
+    rs = recip(s);
+  }
 }
 
 // Errors become exceptions: the Kokkos layer must never abort on a launch failure.

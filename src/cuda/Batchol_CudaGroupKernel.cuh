@@ -88,13 +88,13 @@ struct FactorStep {
   static constexpr int V = Vec16<T>::len;
 
   __device__ __forceinline__ static void run(T (&r)[M][NP], T (&dinv)[M], T* buf, int t, int n,
-                                             int& fail) {
+                                             bool fast, int& fail) {
     if constexpr (K < NP) {
       constexpr int mk = K / G, tk = K % G;
       const T d = group_shfl<G>(r[mk][K], tk);
       if (K < n && fail == 0 && !pivot_ok(d)) fail = K + 1;
-      const T s = sqrt(d);
-      const T rs = T(1) / s;
+      T s, rs;
+      pivot_roots(d, fast, s, rs);
       // Column K: the owner's pivot becomes s, rows below are scaled.
 #pragma unroll
       for (int m = mk; m < M; ++m) {
@@ -130,7 +130,7 @@ struct FactorStep {
           }
         }
       }
-      FactorStep<T, NP, G, BUFSTEP, K + 1>::run(r, dinv, buf, t, n, fail);
+      FactorStep<T, NP, G, BUFSTEP, K + 1>::run(r, dinv, buf, t, n, fast, fail);
     }
   }
 };
@@ -232,7 +232,7 @@ __global__ void __launch_bounds__(WARPS * 32)
   int fail = 0;  // first failing column, 1-based (uniform over the group)
   if constexpr (factors_v<MODE>) {
     T* const buf = colbuf + g * STRIDE;
-    FactorStep<T, NP, G, MPB * STRIDE, 0>::run(r, dinv, buf, t, n, fail);
+    FactorStep<T, NP, G, MPB * STRIDE, 0>::run(r, dinv, buf, t, n, p.fast_math, fail);
 
     // Store: columns before a failing pivot hold the factor, the rest of the
     // matrix keeps its input (as the reference leaves it).

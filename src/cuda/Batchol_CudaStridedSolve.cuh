@@ -40,88 +40,65 @@ struct Factor {
   __device__ __forceinline__ T operator()(int r, int c) const { return a[r * rs + c * cs]; }
 };
 
-// y <- L^{-1} y, one row of L per step (reads rows).
-template <class T, int MW>
+// y <- L^{-1} y, one row of L per step (reads rows), U rows read ahead.
+template <int U, class T, int MW>
 __device__ void forward_rows(const Factor<T>& L, int n, int lane, const T (&dl)[MW], T (&y)[MW]) {
 #pragma unroll
   for (int m0 = 0; m0 < MW; ++m0) {
     const int iend = min(n - 32 * m0, 32);
-    for (int ii = 0; ii < iend; ++ii) {
-      const int i = 32 * m0 + ii;
-      T part = T(0);
+    solve_detail::pipelined<U, T, MW>(
+        iend,
+        [&](int s, T(&l)[MW]) {
+          const int i = 32 * m0 + s;
 #pragma unroll
-      for (int m = 0; m <= m0; ++m) {
-        const int c = lane + 32 * m;
-        if (c < i) part += L(i, c) * y[m];
-      }
-      const T tot = warp_sum(part);
-      if (lane == ii) y[m0] = (y[m0] - tot) * dl[m0];
-    }
+          for (int m = 0; m < MW; ++m) {
+            const int c = lane + 32 * m;
+            l[m] = m <= m0 && s < iend && c < i ? L(i, c) : T(0);
+          }
+        },
+        [&](int s, const T(&l)[MW]) {
+          const int i = 32 * m0 + s;
+          T part = T(0);
+#pragma unroll
+          for (int m = 0; m <= m0; ++m) {
+            const int c = lane + 32 * m;
+            if (c < i) part += l[m] * y[m];  // a select: y beyond i may be non-finite
+          }
+          const T tot = warp_sum(part);
+          if (lane == s) y[m0] = (y[m0] - tot) * dl[m0];
+        });
   }
 }
 
-// y <- L^{-1} y, one column of L per step (reads columns).
-template <class T, int MW>
-__device__ void forward_cols(const Factor<T>& L, int n, int lane, const T (&dl)[MW], T (&y)[MW]) {
-#pragma unroll
-  for (int m0 = 0; m0 < MW; ++m0) {
-    const int kend = min(n - 32 * m0, 32);
-    for (int kk = 0; kk < kend; ++kk) {
-      const int k = 32 * m0 + kk;
-      const T yk = __shfl_sync(kFull, y[m0] * dl[m0], kk);
-#pragma unroll
-      for (int m = m0; m < MW; ++m) {
-        const int r = lane + 32 * m;
-        const bool below = r > k && r < n;
-        const T l = below ? L(r, k) : T(0);
-        if (m == m0)
-          y[m] = lane == kk ? yk : y[m] - l * yk;
-        else
-          y[m] -= l * yk;
-      }
-    }
-  }
-}
-
-// y <- L^{-T} y, row k of L per step from the bottom (reads rows).
-template <class T, int MW>
-__device__ void backward_rows(const Factor<T>& L, int n, int lane, const T (&dl)[MW], T (&y)[MW]) {
-#pragma unroll
-  for (int m0 = MW - 1; m0 >= 0; --m0) {
-    const int kend = min(n - 32 * m0, 32);
-    for (int kk = kend - 1; kk >= 0; --kk) {
-      const int k = 32 * m0 + kk;
-      const T xk = __shfl_sync(kFull, y[m0] * dl[m0], kk);
-#pragma unroll
-      for (int m = 0; m <= m0; ++m) {
-        const int c = lane + 32 * m;
-        const T l = c < k ? L(k, c) : T(0);
-        if (m == m0)
-          y[m] = lane == kk ? xk : y[m] - l * xk;
-        else
-          y[m] -= l * xk;
-      }
-    }
-  }
-}
-
-// y <- L^{-T} y, column i of L per step from the right (reads columns).
-template <class T, int MW>
+// y <- L^{-T} y, column i of L per step from the right (reads columns), U
+// columns read ahead.
+template <int U, class T, int MW>
 __device__ void backward_cols(const Factor<T>& L, int n, int lane, const T (&dl)[MW], T (&y)[MW]) {
 #pragma unroll
   for (int m0 = MW - 1; m0 >= 0; --m0) {
     const int iend = min(n - 32 * m0, 32);
-    for (int ii = iend - 1; ii >= 0; --ii) {
-      const int i = 32 * m0 + ii;
-      T part = T(0);
+    // Step s finishes row i = 32 m0 + iend - 1 - s.
+    solve_detail::pipelined<U, T, MW>(
+        iend,
+        [&](int s, T(&l)[MW]) {
+          const int i = 32 * m0 + iend - 1 - s;
 #pragma unroll
-      for (int m = m0; m < MW; ++m) {
-        const int r = lane + 32 * m;
-        if (r > i && r < n) part += L(r, i) * y[m];
-      }
-      const T tot = warp_sum(part);
-      if (lane == ii) y[m0] = (y[m0] - tot) * dl[m0];
-    }
+          for (int m = 0; m < MW; ++m) {
+            const int r = lane + 32 * m;
+            l[m] = m >= m0 && s < iend && r > i && r < n ? L(r, i) : T(0);
+          }
+        },
+        [&](int s, const T(&l)[MW]) {
+          const int ii = iend - 1 - s, i = 32 * m0 + ii;
+          T part = T(0);
+#pragma unroll
+          for (int m = m0; m < MW; ++m) {
+            const int r = lane + 32 * m;
+            if (r > i && r < n) part += l[m] * y[m];
+          }
+          const T tot = warp_sum(part);
+          if (lane == ii) y[m0] = (y[m0] - tot) * dl[m0];
+        });
   }
 }
 
@@ -134,7 +111,7 @@ inline constexpr int strided_solve_warps = 4;  // warps per block
 // run in neighbouring warps, so their reads of L after the first come from
 // the caches (one warp looping over the columns would re-read L from memory
 // nrhs times in sequence).
-template <class T, int MW, Mode MODE>
+template <class T, int MW, int U, Mode MODE>
 __global__ void __launch_bounds__(strided_solve_warps * 32)
     strided_solve_kernel(const Batch<T> p, const std::int64_t first) {
   using namespace strided_detail;
@@ -155,7 +132,7 @@ __global__ void __launch_bounds__(strided_solve_warps * 32)
 #pragma unroll
   for (int m = 0; m < MW; ++m) {
     const int r = lane + 32 * m;
-    dl[m] = r < n ? solve_detail::recip(L(r, r)) : T(1);
+    dl[m] = r < n ? recip(L(r, r)) : T(1);
   }
   T* const Bq = p.b + s * p.b_bs + (w % p.nrhs) * p.b_cs;
   T y[MW];
@@ -164,17 +141,19 @@ __global__ void __launch_bounds__(strided_solve_warps * 32)
     const int r = lane + 32 * m;
     y[m] = r < n ? Bq[r * p.b_rs] : T(0);
   }
+  // The column-wise forward and row-wise backward forms are the fused posv's.
+  using Cols = WarpSolve<T, 32 * MW>;
   if constexpr (kForward) {
     if (rows)
-      forward_rows(L, n, lane, dl, y);
+      forward_rows<U>(L, n, lane, dl, y);
     else
-      forward_cols(L, n, lane, dl, y);
+      Cols::template forward<U>(L, n, lane, dl, y);
   }
   if constexpr (kBackward) {
     if (rows)
-      backward_rows(L, n, lane, dl, y);
+      Cols::template backward<U>(L, n, lane, dl, y);
     else
-      backward_cols(L, n, lane, dl, y);
+      backward_cols<U>(L, n, lane, dl, y);
   }
 #pragma unroll
   for (int m = 0; m < MW; ++m) {
@@ -187,7 +166,7 @@ __global__ void __launch_bounds__(strided_solve_warps * 32)
 // the grid would exceed 2^30 blocks). The caller guarantees n <= 32 MW.
 // (batch * nrhs warps: the public layer bounds batch by the View's extent and
 // nrhs by an int, so the product fits 64 bits.)
-template <class T, int MW, Mode MODE>
+template <class T, int MW, Mode MODE, int U>
 void launch_strided_solve(const Batch<T>& p, cudaStream_t stream) {
   constexpr std::int64_t max_blocks = std::int64_t(1) << 30;
   if (p.nrhs < 1) return;
@@ -195,7 +174,7 @@ void launch_strided_solve(const Batch<T>& p, cudaStream_t stream) {
   const std::int64_t blocks = (warps + strided_solve_warps - 1) / strided_solve_warps;
   for (std::int64_t b0 = 0; b0 < blocks; b0 += max_blocks) {
     const auto nb = static_cast<unsigned>(std::min(blocks - b0, max_blocks));
-    strided_solve_kernel<T, MW, MODE>
+    strided_solve_kernel<T, MW, U, MODE>
         <<<nb, strided_solve_warps * 32, 0, stream>>>(p, b0 * strided_solve_warps);
     check(cudaGetLastError(), "strided_solve_kernel launch");
   }

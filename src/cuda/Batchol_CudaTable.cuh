@@ -89,19 +89,27 @@ bool launch_tuned(const Batch<T>& p, cudaStream_t stream) {
   // contiguous direction in L (measured, H100, nrhs = 8: 84 -> 51 ns at n = 64
   // LayoutRight; slower than the group kernel at n = 48 and on LayoutLeft).
   if constexpr (MODE == Mode::Potrs || MODE == Mode::TrsvN || MODE == Mode::TrsvT) {
+    // One right-hand side: each warp reads 4 steps of L ahead (more loads in
+    // flight). Several: they share L through the L2 cache, and the register-
+    // light form keeps more warps resident (perf_tests/cuda/tune_solve.cu;
+    // H100, double, LayoutRight, n = 72: nrhs 1 19.2 -> 16.4 ns with 4 ahead,
+    // nrhs 8 68 -> 81 ns).
+    const bool one = p.nrhs == 1;
     if constexpr (BATCHOL_CUDA_MAX_N > 48) {
       if (n > 48 && n <= 64 && p.nrhs >= 4 && p.a_bs != 1) {
-        launch_strided_solve<T, 2, MODE>(p, stream);
+        launch_strided_solve<T, 2, MODE, 1>(p, stream);
         return true;
       }
     }
     if constexpr (BATCHOL_CUDA_MAX_N > 64) {
       if (n > 64 && n <= 96) {
-        launch_strided_solve<T, 3, MODE>(p, stream);
+        one ? launch_strided_solve<T, 3, MODE, 4>(p, stream)
+            : launch_strided_solve<T, 3, MODE, 1>(p, stream);
         return true;
       }
       if (n > 96 && n <= 128) {
-        launch_strided_solve<T, 4, MODE>(p, stream);
+        one ? launch_strided_solve<T, 4, MODE, 4>(p, stream)
+            : launch_strided_solve<T, 4, MODE, 1>(p, stream);
         return true;
       }
     }

@@ -75,7 +75,7 @@ __device__ __forceinline__ void publish(const T (&r)[M][M], T* sh, int tx, int t
     if (tx == t1) {
       const T d = r[j1][j1];
       sh[Smem<T, NP, false>::kPiv + K] = d;
-      sh[Smem<T, NP, false>::kPinv + K] = solve_detail::recip(d);
+      sh[Smem<T, NP, false>::kPinv + K] = recip(d);
     }
   }
 }
@@ -143,7 +143,7 @@ struct TileColumn {
             T d = r[JK][JK];
             if constexpr (JK + 1 < M) d = next ? r[JK + 1][JK + 1] : d;
             sh[Smem<T, NP, false>::kPiv + K + 1] = d;
-            sh[Smem<T, NP, false>::kPinv + K + 1] = solve_detail::recip(d);
+            sh[Smem<T, NP, false>::kPinv + K + 1] = recip(d);
           }
         }
         __syncthreads();
@@ -214,9 +214,10 @@ __global__ void __launch_bounds__(MAXT, MINB)
   for (int c = lid; c < NP; c += NT) {
     const T d = sh[S::kPiv + c];
     if (c < n && !pivot_ok(d)) atomicMin(&fails[sub], c + 1);
-    const T s = sqrt(d);
+    T s, rs;
+    pivot_roots(d, p.fast_math, s, rs);
     sh[S::kSqrt + c] = s;
-    sh[S::kRsqrt + c] = solve_detail::recip(s);
+    sh[S::kRsqrt + c] = rs;
   }
   __syncthreads();
   const int fail = fails[sub] == INT_MAX ? 0 : fails[sub];

@@ -15,18 +15,45 @@
 namespace batchol::cuda {
 namespace solve_detail {
 
-__device__ __forceinline__ double recip(double x) {
-  return __drcp_rn(x);
-}
-__device__ __forceinline__ float recip(float x) {
-  return __frcp_rn(x);
-}
-
 __host__ __device__ constexpr int packed_size(int n) {
   return n * (n + 1) / 2;
 }
 __device__ __forceinline__ int packed(int r, int c) {
   return r * (r + 1) / 2 + c;
+}
+
+// L(r, c), r >= c, of a packed lower triangle.
+template <class T>
+struct Packed {
+  const T* p;
+  __device__ __forceinline__ T operator()(int r, int c) const { return p[packed(r, c)]; }
+};
+
+// Runs step(s, l) for s = 0 .. count-1 (count warp-uniform), where
+// load(s, l) reads into l the entries of L that step s needs (zeros, and no
+// memory access, for s >= count). The reads of the next U steps are issued
+// before the current U steps run: they do not depend on the solution, so a
+// warp keeps U rows of L in flight instead of meeting the memory latency at
+// every link of its dependent chain. U = 1 (factor in shared memory) reads one
+// step ahead.
+template <int U, class T, int MW, class Load, class Step>
+__device__ __forceinline__ void pipelined(int count, const Load& load, const Step& step) {
+  T cur[U][MW], nxt[U][MW];
+#pragma unroll
+  for (int u = 0; u < U; ++u) load(u, cur[u]);
+  constexpr int kUnroll = U == 1 ? 4 : 1;
+#pragma unroll kUnroll
+  for (int s0 = 0; s0 < count; s0 += U) {
+#pragma unroll
+    for (int u = 0; u < U; ++u) load(s0 + U + u, nxt[u]);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (s0 + u < count) step(s0 + u, cur[u]);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int m = 0; m < MW; ++m) cur[u][m] = nxt[u][m];
+  }
 }
 
 }  // namespace solve_detail
@@ -48,52 +75,71 @@ struct WarpSolve {
   }
 
   // y <- L^{-1} y, column by column: y_k is final once rows above are applied.
-  __device__ static void forward(const T* Lp, int n, int lane, const T (&dl)[MW], T (&y)[MW]) {
-    using namespace solve_detail;
+  // L(r, c) reads the factor (packed in shared memory, or strided in global
+  // memory: Batchol_CudaStridedSolve.cuh); U steps' reads are issued ahead
+  // (solve_detail::pipelined). Finished rows keep their value by a select, so
+  // an Inf or NaN reaching y_k cannot turn them into NaN through a
+  // multiplication by zero.
+  template <int U = 1, class Acc>
+  __device__ static void forward(const Acc& L, int n, int lane, const T (&dl)[MW], T (&y)[MW]) {
 #pragma unroll
     for (int m0 = 0; m0 < MW; ++m0) {
       const int kend = n - 32 * m0 < 32 ? n - 32 * m0 : 32;
-#pragma unroll 4
-      for (int kk = 0; kk < kend; ++kk) {
-        const int k = 32 * m0 + kk;
-        const T yk = __shfl_sync(kFull, y[m0] * dl[m0], kk);
+      solve_detail::pipelined<U, T, MW>(
+          kend,
+          [&](int s, T(&l)[MW]) {
+            const int k = 32 * m0 + s;
 #pragma unroll
-        for (int m = m0; m < MW; ++m) {
-          const int r = lane + 32 * m;
-          const bool below = r > k && r < n;
-          const T l = below ? Lp[packed(r, k)] : T(0);
-          if (m == m0)
-            y[m] = lane == kk ? yk : (below ? y[m] - l * yk : y[m]);
-          else
-            y[m] -= l * yk;
-        }
-      }
+            for (int m = 0; m < MW; ++m) {
+              const int r = lane + 32 * m;
+              l[m] = m >= m0 && s < kend && r > k && r < n ? L(r, k) : T(0);
+            }
+          },
+          [&](int s, const T(&l)[MW]) {
+            const int k = 32 * m0 + s;
+            const T yk = __shfl_sync(kFull, y[m0] * dl[m0], s);
+#pragma unroll
+            for (int m = m0; m < MW; ++m) {
+              const int r = lane + 32 * m;
+              if (m == m0)
+                y[m] = lane == s ? yk : (r > k && r < n ? y[m] - l[m] * yk : y[m]);
+              else
+                y[m] -= l[m] * yk;
+            }
+          });
     }
   }
 
   // y <- L^{-T} y, row by row from the bottom: x_k is final once the rows
   // below have been subtracted, then row k of L updates the entries left of k.
-  __device__ static void backward(const T* Lp, int n, int lane, const T (&dl)[MW], T (&y)[MW]) {
-    using namespace solve_detail;
+  template <int U = 1, class Acc>
+  __device__ static void backward(const Acc& L, int n, int lane, const T (&dl)[MW], T (&y)[MW]) {
 #pragma unroll
     for (int m0 = MW - 1; m0 >= 0; --m0) {
       const int kend = n - 32 * m0 < 32 ? n - 32 * m0 : 32;
-#pragma unroll 4
-      for (int kk = kend - 1; kk >= 0; --kk) {
-        const int k = 32 * m0 + kk;
-        const T xk = __shfl_sync(kFull, y[m0] * dl[m0], kk);
-        const int base = packed(k, 0);
+      // Step s finishes row k = 32 m0 + kend - 1 - s.
+      solve_detail::pipelined<U, T, MW>(
+          kend,
+          [&](int s, T(&l)[MW]) {
+            const int k = 32 * m0 + kend - 1 - s;
 #pragma unroll
-        for (int m = 0; m <= m0; ++m) {
-          const int c = lane + 32 * m;
-          const bool left = c < k;
-          const T l = left ? Lp[base + c] : T(0);
-          if (m == m0)
-            y[m] = lane == kk ? xk : (left ? y[m] - l * xk : y[m]);
-          else
-            y[m] -= l * xk;
-        }
-      }
+            for (int m = 0; m < MW; ++m) {
+              const int c = lane + 32 * m;
+              l[m] = m <= m0 && s < kend && c < k ? L(k, c) : T(0);
+            }
+          },
+          [&](int s, const T(&l)[MW]) {
+            const int kk = kend - 1 - s, k = 32 * m0 + kk;
+            const T xk = __shfl_sync(kFull, y[m0] * dl[m0], kk);
+#pragma unroll
+            for (int m = 0; m <= m0; ++m) {
+              const int c = lane + 32 * m;
+              if (m == m0)
+                y[m] = lane == kk ? xk : (c < k ? y[m] - l[m] * xk : y[m]);
+              else
+                y[m] -= l[m] * xk;
+            }
+          });
     }
   }
 
@@ -111,8 +157,8 @@ struct WarpSolve {
         const int r = lane + 32 * m;
         y[m] = r < n ? Bq[r * b_rs] : T(0);
       }
-      if constexpr (FWD) forward(Lp, n, lane, dl, y);
-      if constexpr (BWD) backward(Lp, n, lane, dl, y);
+      if constexpr (FWD) forward(solve_detail::Packed<T>{Lp}, n, lane, dl, y);
+      if constexpr (BWD) backward(solve_detail::Packed<T>{Lp}, n, lane, dl, y);
 #pragma unroll
       for (int m = 0; m < MW; ++m) {
         const int r = lane + 32 * m;

@@ -1,0 +1,170 @@
+// Tuning sweep of the strided warp solve (src/cuda/Batchol_CudaStridedSolve.cuh):
+// how many steps' reads each warp issues ahead (U), per order, layout,
+// precision and number of right-hand sides, timed on the GPU against a copy
+// measured in the same run. Plain CUDA, no Kokkos: it compiles on the device
+// machine in well under a minute.
+//   nvcc -arch=sm_90 -std=c++17 -O3 -Isrc perf_tests/cuda/tune_solve.cu -o tune_solve
+//   ./tune_solve [batch [n]]  (default 10000, the paper's protocol; every n)
+// Prints one line per case: precision layout n nrhs U ns/system %roofline,
+// with the roofline = (triangle read + right-hand sides read and written) /
+// copy bandwidth, as batchol_bench counts it.
+#include "cuda/Batchol_CudaStridedSolve.cuh"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+using batchol::cuda::Batch;
+using batchol::cuda::check;
+using batchol::cuda::Mode;
+
+// A well-conditioned lower factor: diagonal in [1, 2), off-diagonal entries
+// of size 1/n, every entry of the square set (the solve reads one triangle).
+template <class T>
+__global__ void fill(T* a, std::int64_t count, int n) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    const unsigned h = unsigned(i) * 2654435761u;
+    a[i] = T(1.0 + (h >> 8) * (1.0 / 16777216.0)) / T(n);
+  }
+}
+template <class T>
+__global__ void set_diagonal(T* a, std::int64_t batch, int n, std::int64_t bs, std::int64_t rs,
+                             std::int64_t cs) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < batch * n;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t m = i / n, r = i % n;
+    a[m * bs + r * (rs + cs)] = T(1.0 + double(r % 7) / 7.0);
+  }
+}
+
+double copy_bandwidth() {
+  const std::size_t bytes = std::size_t(256) << 20;
+  void *s, *d;
+  check(cudaMalloc(&s, bytes), "malloc");
+  check(cudaMalloc(&d, bytes), "malloc");
+  check(cudaMemset(s, 0, bytes), "memset");
+  cudaEvent_t e0, e1;
+  check(cudaEventCreate(&e0), "event");
+  check(cudaEventCreate(&e1), "event");
+  std::vector<float> ms;
+  for (int r = 0; r < 8; ++r) {
+    check(cudaEventRecord(e0), "record");
+    check(cudaMemcpy(d, s, bytes, cudaMemcpyDeviceToDevice), "copy");
+    check(cudaEventRecord(e1), "record");
+    check(cudaEventSynchronize(e1), "sync");
+    float t = 0;
+    check(cudaEventElapsedTime(&t, e0, e1), "elapsed");
+    if (r > 0) ms.push_back(t);
+  }
+  std::sort(ms.begin(), ms.end());
+  check(cudaFree(s), "free");
+  check(cudaFree(d), "free");
+  check(cudaEventDestroy(e0), "event");
+  check(cudaEventDestroy(e1), "event");
+  return 2.0 * bytes / (ms[ms.size() / 2] * 1e-3);
+}
+
+template <class T, int MW, int U>
+void launch(const Batch<T>& p) {
+  batchol::cuda::launch_strided_solve<T, MW, Mode::Potrs, U>(p, nullptr);
+}
+
+// Median time of one potrs over the batch, in ms (b restored before each run).
+template <class T, int MW, int U>
+float time_potrs(const Batch<T>& p, const T* b0, std::size_t b_bytes) {
+  cudaEvent_t e0, e1;
+  check(cudaEventCreate(&e0), "event");
+  check(cudaEventCreate(&e1), "event");
+  std::vector<float> ms;
+  for (int r = 0; r < 8; ++r) {
+    check(cudaMemcpy(p.b, b0, b_bytes, cudaMemcpyDeviceToDevice), "restore b");
+    check(cudaEventRecord(e0), "record");
+    launch<T, MW, U>(p);
+    check(cudaEventRecord(e1), "record");
+    check(cudaEventSynchronize(e1), "sync");
+    float t = 0;
+    check(cudaEventElapsedTime(&t, e0, e1), "elapsed");
+    if (r > 0) ms.push_back(t);
+  }
+  check(cudaEventDestroy(e0), "event");
+  check(cudaEventDestroy(e1), "event");
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+template <class T, int MW>
+void sweep_n(int n, std::int64_t batch, double bw) {
+  const std::int64_t nn = std::int64_t(n) * n;
+  T *a, *b, *b0;
+  check(cudaMalloc(&a, batch * nn * sizeof(T)), "malloc a");
+  for (int nrhs : {1, 8}) {
+    const std::size_t b_bytes = std::size_t(batch) * n * nrhs * sizeof(T);
+    check(cudaMalloc(&b, b_bytes), "malloc b");
+    check(cudaMalloc(&b0, b_bytes), "malloc b0");
+    fill<<<1024, 256>>>(b0, std::int64_t(b_bytes / sizeof(T)), 1);
+    for (const bool left : {false, true}) {
+      Batch<T> p;
+      p.batch = batch;
+      p.n = n;
+      p.a = a;
+      // LayoutRight: matrix-major, rows contiguous. LayoutLeft: batch index
+      // fastest, then row, then column. The same for b (n x nrhs).
+      p.a_bs = left ? 1 : nn;
+      p.a_rs = left ? batch : n;
+      p.a_cs = left ? batch * n : 1;
+      p.b = b;
+      p.b_bs = left ? 1 : std::int64_t(n) * nrhs;
+      p.b_rs = left ? batch : nrhs;
+      p.b_cs = left ? batch * n : 1;
+      p.nrhs = nrhs;
+      fill<<<1024, 256>>>(a, batch * nn, n);
+      set_diagonal<<<1024, 256>>>(a, batch, n, p.a_bs, p.a_rs, p.a_cs);
+      check(cudaGetLastError(), "fill");
+      const double bytes = (double(n) * (n + 1) / 2 + 2.0 * n * nrhs) * sizeof(T);
+      const double roof_ns = bytes / bw * 1e9;
+      auto report = [&](const char* kernel, float ms) {
+        const double ns = ms * 1e6 / double(batch);
+        std::printf("%-6s %-11s n=%3d nrhs=%d %-10s %9.2f ns/system %5.1f %%roofline\n",
+                    sizeof(T) == 4 ? "float" : "double", left ? "LayoutLeft" : "LayoutRight", n,
+                    nrhs, kernel, ns, 100.0 * roof_ns / ns);
+      };
+      report("U=1", time_potrs<T, MW, 1>(p, b0, b_bytes));
+      report("U=2", time_potrs<T, MW, 2>(p, b0, b_bytes));
+      report("U=4", time_potrs<T, MW, 4>(p, b0, b_bytes));
+      std::fflush(stdout);
+    }
+    check(cudaFree(b), "free");
+    check(cudaFree(b0), "free");
+  }
+  check(cudaFree(a), "free");
+}
+
+// only: run this order alone (0: all of them).
+template <class T>
+void sweep(std::int64_t batch, double bw, int only) {
+  for (int n : {56, 64})
+    if (only == 0 || only == n) sweep_n<T, 2>(n, batch, bw);
+  for (int n : {65, 72, 80, 96})
+    if (only == 0 || only == n) sweep_n<T, 3>(n, batch, bw);
+  for (int n : {100, 112, 128})
+    if (only == 0 || only == n) sweep_n<T, 4>(n, batch, bw);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::int64_t batch = argc > 1 ? std::atoll(argv[1]) : 10000;
+  const int only = argc > 2 ? std::atoi(argv[2]) : 0;
+  cudaDeviceProp prop;
+  check(cudaGetDeviceProperties(&prop, 0), "device properties");
+  const double bw = copy_bandwidth();
+  std::printf("device: %s, copy bandwidth %.1f GB/s, batch %lld, potrs\n", prop.name, bw * 1e-9,
+              static_cast<long long>(batch));
+  sweep<double>(batch, bw, only);
+  sweep<float>(batch, bw, only);
+  return 0;
+}
