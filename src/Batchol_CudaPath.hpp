@@ -64,7 +64,8 @@ inline constexpr bool cuda_path_available_v = false;
 // Options::fast_math reaches the factorizations' pivot step
 // (cuda::pivot_roots); the solves and the Generic fallback compute exactly.
 template <class Op, class ExecSpace, class T>
-void cuda_launch(const ExecSpace& exec, const Problem<T>& pr, const Options& opts) {
+void cuda_launch(const ExecSpace& exec, const Problem<T>& pr,
+                 [[maybe_unused]] const Options& opts) {
 #if BATCHOL_HAS_CUDA_PATH
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
     if (pr.batch == 0) return;
