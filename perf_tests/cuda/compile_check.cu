@@ -28,8 +28,8 @@ void shapes(const Batch<T>& p, cudaStream_t s) {
     batchol::cuda::launch_tile<T, 4, 5, 1, MODE>(p, s, 2);
     batchol::cuda::launch_tile<T, 8, 3, 2, MODE>(p, s, 1);
   } else {
-    batchol::cuda::launch_strided_solve<T, 3, MODE, 1>(p, s);
-    batchol::cuda::launch_strided_solve<T, 3, MODE, 4>(p, s);
+    batchol::cuda::launch_strided_solve<T, 3, MODE, 4, 1>(p, s);
+    batchol::cuda::launch_strided_solve<T, 3, MODE, 2, 4>(p, s);
   }
 #endif
 }

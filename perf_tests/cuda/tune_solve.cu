@@ -1,11 +1,12 @@
 // Tuning sweep of the strided warp solve (src/cuda/Batchol_CudaStridedSolve.cuh):
-// how many steps' reads each warp issues ahead (U), per order, layout,
+// how many steps' reads each warp issues ahead (U) and how many right-hand
+// sides it solves at once (NR), per order, layout,
 // precision and number of right-hand sides, timed on the GPU against a copy
 // measured in the same run. Plain CUDA, no Kokkos: it compiles on the device
 // machine in well under a minute.
 //   nvcc -arch=sm_90 -std=c++17 -O3 -Isrc perf_tests/cuda/tune_solve.cu -o tune_solve
 //   ./tune_solve [batch [n]]  (default 10000, the paper's protocol; every n)
-// Prints one line per case: precision layout n nrhs U ns/system %roofline,
+// Prints one line per case: precision layout n nrhs U [NR] ns/system %roofline,
 // with the roofline = (triangle read + right-hand sides read and written) /
 // copy bandwidth, as batchol_bench counts it.
 #include "cuda/Batchol_CudaStridedSolve.cuh"
@@ -68,13 +69,13 @@ double copy_bandwidth() {
   return 2.0 * bytes / (ms[ms.size() / 2] * 1e-3);
 }
 
-template <class T, int MW, int U>
+template <class T, int MW, int U, int NR>
 void launch(const Batch<T>& p) {
-  batchol::cuda::launch_strided_solve<T, MW, Mode::Potrs, U>(p, nullptr);
+  batchol::cuda::launch_strided_solve<T, MW, Mode::Potrs, U, NR>(p, nullptr);
 }
 
 // Median time of one potrs over the batch, in ms (b restored before each run).
-template <class T, int MW, int U>
+template <class T, int MW, int U, int NR>
 float time_potrs(const Batch<T>& p, const T* b0, std::size_t b_bytes) {
   cudaEvent_t e0, e1;
   check(cudaEventCreate(&e0), "event");
@@ -83,7 +84,7 @@ float time_potrs(const Batch<T>& p, const T* b0, std::size_t b_bytes) {
   for (int r = 0; r < 8; ++r) {
     check(cudaMemcpy(p.b, b0, b_bytes, cudaMemcpyDeviceToDevice), "restore b");
     check(cudaEventRecord(e0), "record");
-    launch<T, MW, U>(p);
+    launch<T, MW, U, NR>(p);
     check(cudaEventRecord(e1), "record");
     check(cudaEventSynchronize(e1), "sync");
     float t = 0;
@@ -128,13 +129,18 @@ void sweep_n(int n, std::int64_t batch, double bw) {
       const double roof_ns = bytes / bw * 1e9;
       auto report = [&](const char* kernel, float ms) {
         const double ns = ms * 1e6 / double(batch);
-        std::printf("%-6s %-11s n=%3d nrhs=%d %-10s %9.2f ns/system %5.1f %%roofline\n",
+        std::printf("%-6s %-11s n=%3d nrhs=%d %-9s %9.2f ns/system %5.1f %%roofline\n",
                     sizeof(T) == 4 ? "float" : "double", left ? "LayoutLeft" : "LayoutRight", n,
                     nrhs, kernel, ns, 100.0 * roof_ns / ns);
       };
-      report("U=1", time_potrs<T, MW, 1>(p, b0, b_bytes));
-      report("U=2", time_potrs<T, MW, 2>(p, b0, b_bytes));
-      report("U=4", time_potrs<T, MW, 4>(p, b0, b_bytes));
+      report("U=1", time_potrs<T, MW, 1, 1>(p, b0, b_bytes));
+      report("U=4", time_potrs<T, MW, 4, 1>(p, b0, b_bytes));
+      if (nrhs > 1) {
+        report("U=1 NR=2", time_potrs<T, MW, 1, 2>(p, b0, b_bytes));
+        report("U=1 NR=4", time_potrs<T, MW, 1, 4>(p, b0, b_bytes));
+        report("U=2 NR=4", time_potrs<T, MW, 2, 4>(p, b0, b_bytes));
+        report("U=1 NR=8", time_potrs<T, MW, 1, 8>(p, b0, b_bytes));
+      }
       std::fflush(stdout);
     }
     check(cudaFree(b), "free");

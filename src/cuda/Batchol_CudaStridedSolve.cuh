@@ -40,9 +40,11 @@ struct Factor {
   __device__ __forceinline__ T operator()(int r, int c) const { return a[r * rs + c * cs]; }
 };
 
-// y <- L^{-1} y, one row of L per step (reads rows), U rows read ahead.
-template <int U, class T, int MW>
-__device__ void forward_rows(const Factor<T>& L, int n, int lane, const T (&dl)[MW], T (&y)[MW]) {
+// y <- L^{-1} y for NR right-hand sides, one row of L per step (reads rows),
+// U rows read ahead.
+template <int U, int NR, class T, int MW>
+__device__ void forward_rows(const Factor<T>& L, int n, int lane, const T (&dl)[MW],
+                             T (&y)[NR][MW]) {
 #pragma unroll
   for (int m0 = 0; m0 < MW; ++m0) {
     const int iend = min(n - 32 * m0, 32);
@@ -58,22 +60,30 @@ __device__ void forward_rows(const Factor<T>& L, int n, int lane, const T (&dl)[
         },
         [&](int s, const T(&l)[MW]) {
           const int i = 32 * m0 + s;
-          T part = T(0);
+          T part[NR];
 #pragma unroll
-          for (int m = 0; m <= m0; ++m) {
-            const int c = lane + 32 * m;
-            if (c < i) part += l[m] * y[m];  // a select: y beyond i may be non-finite
+          for (int q = 0; q < NR; ++q) {
+            part[q] = T(0);
+#pragma unroll
+            for (int m = 0; m <= m0; ++m) {
+              const int c = lane + 32 * m;
+              if (c < i) part[q] += l[m] * y[q][m];  // a select: y beyond i may be non-finite
+            }
           }
-          const T tot = warp_sum(part);
-          if (lane == s) y[m0] = (y[m0] - tot) * dl[m0];
+#pragma unroll
+          for (int q = 0; q < NR; ++q) {
+            const T tot = warp_sum(part[q]);
+            if (lane == s) y[q][m0] = (y[q][m0] - tot) * dl[m0];
+          }
         });
   }
 }
 
-// y <- L^{-T} y, column i of L per step from the right (reads columns), U
-// columns read ahead.
-template <int U, class T, int MW>
-__device__ void backward_cols(const Factor<T>& L, int n, int lane, const T (&dl)[MW], T (&y)[MW]) {
+// y <- L^{-T} y for NR right-hand sides, column i of L per step from the
+// right (reads columns), U columns read ahead.
+template <int U, int NR, class T, int MW>
+__device__ void backward_cols(const Factor<T>& L, int n, int lane, const T (&dl)[MW],
+                              T (&y)[NR][MW]) {
 #pragma unroll
   for (int m0 = MW - 1; m0 >= 0; --m0) {
     const int iend = min(n - 32 * m0, 32);
@@ -90,14 +100,21 @@ __device__ void backward_cols(const Factor<T>& L, int n, int lane, const T (&dl)
         },
         [&](int s, const T(&l)[MW]) {
           const int ii = iend - 1 - s, i = 32 * m0 + ii;
-          T part = T(0);
+          T part[NR];
 #pragma unroll
-          for (int m = m0; m < MW; ++m) {
-            const int r = lane + 32 * m;
-            if (r > i && r < n) part += l[m] * y[m];
+          for (int q = 0; q < NR; ++q) {
+            part[q] = T(0);
+#pragma unroll
+            for (int m = m0; m < MW; ++m) {
+              const int r = lane + 32 * m;
+              if (r > i && r < n) part[q] += l[m] * y[q][m];
+            }
           }
-          const T tot = warp_sum(part);
-          if (lane == ii) y[m0] = (y[m0] - tot) * dl[m0];
+#pragma unroll
+          for (int q = 0; q < NR; ++q) {
+            const T tot = warp_sum(part[q]);
+            if (lane == ii) y[q][m0] = (y[q][m0] - tot) * dl[m0];
+          }
         });
   }
 }
@@ -106,12 +123,19 @@ __device__ void backward_cols(const Factor<T>& L, int n, int lane, const T (&dl)
 
 inline constexpr int strided_solve_warps = 4;  // warps per block
 
-// One warp per right-hand side: warp w = first + blockIdx.x * warps + (warp in
-// block) solves column w % nrhs of system w / nrhs. The columns of one system
-// run in neighbouring warps, so their reads of L after the first come from
-// the caches (one warp looping over the columns would re-read L from memory
-// nrhs times in sequence).
-template <class T, int MW, int U, Mode MODE>
+// Number of warps of one system: each takes NR of its right-hand sides.
+template <int NR>
+__host__ __device__ inline std::int64_t strided_warps_per_system(int nrhs) {
+  return (nrhs + NR - 1) / NR;
+}
+
+// One warp per NR right-hand sides: warp w = first + blockIdx.x * warps +
+// (warp in block) solves columns NR j .. NR j + NR - 1 (those below nrhs) of
+// system w / g, j = w % g, g = ceil(nrhs / NR). Each read of L serves the NR
+// columns, and the warps of one system run side by side, so their reads of L
+// after the first come from the caches (one warp looping over the columns
+// would re-read L from memory nrhs / NR times in sequence).
+template <class T, int MW, int U, int NR, Mode MODE>
 __global__ void __launch_bounds__(strided_solve_warps * 32)
     strided_solve_kernel(const Batch<T> p, const std::int64_t first) {
   using namespace strided_detail;
@@ -121,8 +145,10 @@ __global__ void __launch_bounds__(strided_solve_warps * 32)
   constexpr bool kBackward = MODE != Mode::TrsvN;
   const int lane = threadIdx.x % 32;
   const std::int64_t w = first + std::int64_t(blockIdx.x) * strided_solve_warps + threadIdx.x / 32;
-  const std::int64_t s = w / p.nrhs;
+  const std::int64_t g = strided_warps_per_system<NR>(p.nrhs);
+  const std::int64_t s = w / g;
   if (s >= p.batch) return;  // the whole warp: w is warp-uniform
+  const int q0 = int(w % g) * NR;
   const int n = p.n;
   const Factor<T> L{p.a + s * p.a_bs, p.a_rs, p.a_cs};
   // Rows contiguous, or else columns read by the column-wise forms (for
@@ -134,47 +160,52 @@ __global__ void __launch_bounds__(strided_solve_warps * 32)
     const int r = lane + 32 * m;
     dl[m] = r < n ? recip(L(r, r)) : T(1);
   }
-  T* const Bq = p.b + s * p.b_bs + (w % p.nrhs) * p.b_cs;
-  T y[MW];
+  T* const Bs = p.b + s * p.b_bs;
+  T y[NR][MW];  // columns past nrhs solve zeros and are not stored
 #pragma unroll
-  for (int m = 0; m < MW; ++m) {
-    const int r = lane + 32 * m;
-    y[m] = r < n ? Bq[r * p.b_rs] : T(0);
-  }
+  for (int q = 0; q < NR; ++q)
+#pragma unroll
+    for (int m = 0; m < MW; ++m) {
+      const int r = lane + 32 * m;
+      y[q][m] = r < n && q0 + q < p.nrhs ? Bs[r * p.b_rs + (q0 + q) * p.b_cs] : T(0);
+    }
   // The column-wise forward and row-wise backward forms are the fused posv's.
   using Cols = WarpSolve<T, 32 * MW>;
   if constexpr (kForward) {
     if (rows)
-      forward_rows<U>(L, n, lane, dl, y);
+      forward_rows<U, NR>(L, n, lane, dl, y);
     else
-      Cols::template forward<U>(L, n, lane, dl, y);
+      Cols::template forward<U, NR>(L, n, lane, dl, y);
   }
   if constexpr (kBackward) {
     if (rows)
-      Cols::template backward<U>(L, n, lane, dl, y);
+      Cols::template backward<U, NR>(L, n, lane, dl, y);
     else
-      backward_cols<U>(L, n, lane, dl, y);
+      backward_cols<U, NR>(L, n, lane, dl, y);
   }
 #pragma unroll
-  for (int m = 0; m < MW; ++m) {
-    const int r = lane + 32 * m;
-    if (r < n) Bq[r * p.b_rs] = y[m];
-  }
+  for (int q = 0; q < NR; ++q)
+#pragma unroll
+    for (int m = 0; m < MW; ++m) {
+      const int r = lane + 32 * m;
+      if (r < n && q0 + q < p.nrhs) Bs[r * p.b_rs + (q0 + q) * p.b_cs] = y[q][m];
+    }
 }
 
 // Launches the kernel over the whole batch on `stream` (several launches when
-// the grid would exceed 2^30 blocks). The caller guarantees n <= 32 MW.
-// (batch * nrhs warps: the public layer bounds batch by the View's extent and
-// nrhs by an int, so the product fits 64 bits.)
-template <class T, int MW, Mode MODE, int U>
+// the grid would exceed 2^30 blocks): U steps of L read ahead, NR right-hand
+// sides per warp. The caller guarantees n <= 32 MW. (batch * ceil(nrhs / NR)
+// warps: the public layer bounds batch by the View's extent and nrhs by an
+// int, so the product fits 64 bits.)
+template <class T, int MW, Mode MODE, int U, int NR>
 void launch_strided_solve(const Batch<T>& p, cudaStream_t stream) {
   constexpr std::int64_t max_blocks = std::int64_t(1) << 30;
   if (p.nrhs < 1) return;
-  const std::int64_t warps = p.batch * p.nrhs;
+  const std::int64_t warps = p.batch * strided_warps_per_system<NR>(p.nrhs);
   const std::int64_t blocks = (warps + strided_solve_warps - 1) / strided_solve_warps;
   for (std::int64_t b0 = 0; b0 < blocks; b0 += max_blocks) {
     const auto nb = static_cast<unsigned>(std::min(blocks - b0, max_blocks));
-    strided_solve_kernel<T, MW, U, MODE>
+    strided_solve_kernel<T, MW, U, NR, MODE>
         <<<nb, strided_solve_warps * 32, 0, stream>>>(p, b0 * strided_solve_warps);
     check(cudaGetLastError(), "strided_solve_kernel launch");
   }

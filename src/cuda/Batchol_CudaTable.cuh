@@ -84,32 +84,32 @@ bool launch_tuned(const Batch<T>& p, cudaStream_t stream) {
     if (launch_tile_tuned<MODE>(p, stream)) return true;
   }
   // Above n = 64 the solve-only modes read the factor where it lies, a warp
-  // per right-hand side (potrf and posv above the tile kernels' orders take
-  // the Generic path). So do 48 < n <= 64 with several right-hand sides and a
+  // per one to four right-hand sides (potrf and posv above the tile kernels'
+  // orders take the Generic path). So do 48 < n <= 64 with several right-hand sides and a
   // contiguous direction in L (measured, H100, nrhs = 8: 84 -> 51 ns at n = 64
   // LayoutRight; slower than the group kernel at n = 48 and on LayoutLeft).
   if constexpr (MODE == Mode::Potrs || MODE == Mode::TrsvN || MODE == Mode::TrsvT) {
     // One right-hand side: each warp reads 4 steps of L ahead (more loads in
-    // flight). Several: they share L through the L2 cache, and the register-
-    // light form keeps more warps resident (perf_tests/cuda/tune_solve.cu;
-    // H100, double, LayoutRight, n = 72: nrhs 1 19.2 -> 16.4 ns with 4 ahead,
-    // nrhs 8 68 -> 81 ns).
+    // flight). Several: each warp solves 4 columns at once, reading 2 steps
+    // ahead, so each read of L serves 4 columns (perf_tests/cuda/tune_solve.cu;
+    // H100, double, n = 72 LayoutRight: nrhs 1 19.2 -> 16.4 ns; n = 100, nrhs
+    // 8: 126 -> 88 ns LayoutRight, 357 -> 151 ns LayoutLeft).
     const bool one = p.nrhs == 1;
     if constexpr (BATCHOL_CUDA_MAX_N > 48) {
       if (n > 48 && n <= 64 && p.nrhs >= 4 && p.a_bs != 1) {
-        launch_strided_solve<T, 2, MODE, 1>(p, stream);
+        launch_strided_solve<T, 2, MODE, 2, 4>(p, stream);
         return true;
       }
     }
     if constexpr (BATCHOL_CUDA_MAX_N > 64) {
       if (n > 64 && n <= 96) {
-        one ? launch_strided_solve<T, 3, MODE, 4>(p, stream)
-            : launch_strided_solve<T, 3, MODE, 1>(p, stream);
+        one ? launch_strided_solve<T, 3, MODE, 4, 1>(p, stream)
+            : launch_strided_solve<T, 3, MODE, 2, 4>(p, stream);
         return true;
       }
       if (n > 96 && n <= 128) {
-        one ? launch_strided_solve<T, 4, MODE, 4>(p, stream)
-            : launch_strided_solve<T, 4, MODE, 1>(p, stream);
+        one ? launch_strided_solve<T, 4, MODE, 4, 1>(p, stream)
+            : launch_strided_solve<T, 4, MODE, 2, 4>(p, stream);
         return true;
       }
     }

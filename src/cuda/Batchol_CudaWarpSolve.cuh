@@ -77,11 +77,12 @@ struct WarpSolve {
   // y <- L^{-1} y, column by column: y_k is final once rows above are applied.
   // L(r, c) reads the factor (packed in shared memory, or strided in global
   // memory: Batchol_CudaStridedSolve.cuh); U steps' reads are issued ahead
-  // (solve_detail::pipelined). Finished rows keep their value by a select, so
-  // an Inf or NaN reaching y_k cannot turn them into NaN through a
-  // multiplication by zero.
-  template <int U = 1, class Acc>
-  __device__ static void forward(const Acc& L, int n, int lane, const T (&dl)[MW], T (&y)[MW]) {
+  // (solve_detail::pipelined). NR right-hand sides at once: each read of L
+  // serves all of them, and their chains interleave. Finished rows keep their
+  // value by a select, so an Inf or NaN reaching y_k cannot turn them into NaN
+  // through a multiplication by zero.
+  template <int U = 1, int NR = 1, class Acc>
+  __device__ static void forward(const Acc& L, int n, int lane, const T (&dl)[MW], T (&y)[NR][MW]) {
 #pragma unroll
     for (int m0 = 0; m0 < MW; ++m0) {
       const int kend = n - 32 * m0 < 32 ? n - 32 * m0 : 32;
@@ -97,14 +98,17 @@ struct WarpSolve {
           },
           [&](int s, const T(&l)[MW]) {
             const int k = 32 * m0 + s;
-            const T yk = __shfl_sync(kFull, y[m0] * dl[m0], s);
 #pragma unroll
-            for (int m = m0; m < MW; ++m) {
-              const int r = lane + 32 * m;
-              if (m == m0)
-                y[m] = lane == s ? yk : (r > k && r < n ? y[m] - l[m] * yk : y[m]);
-              else
-                y[m] -= l[m] * yk;
+            for (int q = 0; q < NR; ++q) {
+              const T yk = __shfl_sync(kFull, y[q][m0] * dl[m0], s);
+#pragma unroll
+              for (int m = m0; m < MW; ++m) {
+                const int r = lane + 32 * m;
+                if (m == m0)
+                  y[q][m] = lane == s ? yk : (r > k && r < n ? y[q][m] - l[m] * yk : y[q][m]);
+                else
+                  y[q][m] -= l[m] * yk;
+              }
             }
           });
     }
@@ -112,8 +116,9 @@ struct WarpSolve {
 
   // y <- L^{-T} y, row by row from the bottom: x_k is final once the rows
   // below have been subtracted, then row k of L updates the entries left of k.
-  template <int U = 1, class Acc>
-  __device__ static void backward(const Acc& L, int n, int lane, const T (&dl)[MW], T (&y)[MW]) {
+  template <int U = 1, int NR = 1, class Acc>
+  __device__ static void backward(const Acc& L, int n, int lane, const T (&dl)[MW],
+                                  T (&y)[NR][MW]) {
 #pragma unroll
     for (int m0 = MW - 1; m0 >= 0; --m0) {
       const int kend = n - 32 * m0 < 32 ? n - 32 * m0 : 32;
@@ -130,14 +135,17 @@ struct WarpSolve {
           },
           [&](int s, const T(&l)[MW]) {
             const int kk = kend - 1 - s, k = 32 * m0 + kk;
-            const T xk = __shfl_sync(kFull, y[m0] * dl[m0], kk);
 #pragma unroll
-            for (int m = 0; m <= m0; ++m) {
-              const int c = lane + 32 * m;
-              if (m == m0)
-                y[m] = lane == kk ? xk : (c < k ? y[m] - l[m] * xk : y[m]);
-              else
-                y[m] -= l[m] * xk;
+            for (int q = 0; q < NR; ++q) {
+              const T xk = __shfl_sync(kFull, y[q][m0] * dl[m0], kk);
+#pragma unroll
+              for (int m = 0; m <= m0; ++m) {
+                const int c = lane + 32 * m;
+                if (m == m0)
+                  y[q][m] = lane == kk ? xk : (c < k ? y[q][m] - l[m] * xk : y[q][m]);
+                else
+                  y[q][m] -= l[m] * xk;
+              }
             }
           });
     }
@@ -151,18 +159,18 @@ struct WarpSolve {
     diag_inv(Lp, n, lane, dl);
     for (int q = 0; q < nrhs; ++q) {
       T* const Bq = Bm + q * b_cs;
-      T y[MW];
+      T y[1][MW];
 #pragma unroll
       for (int m = 0; m < MW; ++m) {
         const int r = lane + 32 * m;
-        y[m] = r < n ? Bq[r * b_rs] : T(0);
+        y[0][m] = r < n ? Bq[r * b_rs] : T(0);
       }
       if constexpr (FWD) forward(solve_detail::Packed<T>{Lp}, n, lane, dl, y);
       if constexpr (BWD) backward(solve_detail::Packed<T>{Lp}, n, lane, dl, y);
 #pragma unroll
       for (int m = 0; m < MW; ++m) {
         const int r = lane + 32 * m;
-        if (r < n) Bq[r * b_rs] = y[m];
+        if (r < n) Bq[r * b_rs] = y[0][m];
       }
     }
   }
