@@ -154,12 +154,10 @@ __global__ void __launch_bounds__(strided_solve_warps * 32)
   // Rows contiguous, or else columns read by the column-wise forms (for
   // LayoutLeft, neither is contiguous and both read 8 bytes per sector).
   const bool rows = p.a_cs == 1;
+  // The column-wise forward and row-wise backward forms are the fused posv's.
+  using Cols = WarpSolve<T, 32 * MW>;
   T dl[MW];
-#pragma unroll
-  for (int m = 0; m < MW; ++m) {
-    const int r = lane + 32 * m;
-    dl[m] = r < n ? recip(L(r, r)) : T(1);
-  }
+  Cols::diag_inv(L, n, lane, dl);
   T* const Bs = p.b + s * p.b_bs;
   T y[NR][MW];  // columns past nrhs solve zeros and are not stored
 #pragma unroll
@@ -169,8 +167,6 @@ __global__ void __launch_bounds__(strided_solve_warps * 32)
       const int r = lane + 32 * m;
       y[q][m] = r < n && q0 + q < p.nrhs ? Bs[r * p.b_rs + (q0 + q) * p.b_cs] : T(0);
     }
-  // The column-wise forward and row-wise backward forms are the fused posv's.
-  using Cols = WarpSolve<T, 32 * MW>;
   if constexpr (kForward) {
     if (rows)
       forward_rows<U, NR>(L, n, lane, dl, y);

@@ -65,12 +65,12 @@ struct WarpSolve {
   static constexpr unsigned kFull = 0xffffffffu;
 
   // dl[m] = 1 / L(r,r) for the lane's rows r < n (1 beyond).
-  __device__ static void diag_inv(const T* Lp, int n, int lane, T (&dl)[MW]) {
-    using namespace solve_detail;
+  template <class Acc>
+  __device__ static void diag_inv(const Acc& L, int n, int lane, T (&dl)[MW]) {
 #pragma unroll
     for (int m = 0; m < MW; ++m) {
       const int r = lane + 32 * m;
-      dl[m] = r < n ? recip(Lp[packed(r, r)]) : T(1);
+      dl[m] = r < n ? recip(L(r, r)) : T(1);
     }
   }
 
@@ -156,7 +156,7 @@ struct WarpSolve {
   __device__ static void solve_all(const T* Lp, int n, int lane, T* Bm, std::int64_t b_rs,
                                    std::int64_t b_cs, int nrhs) {
     T dl[MW];
-    diag_inv(Lp, n, lane, dl);
+    diag_inv(solve_detail::Packed<T>{Lp}, n, lane, dl);
     for (int q = 0; q < nrhs; ++q) {
       T* const Bq = Bm + q * b_cs;
       T y[1][MW];
