@@ -87,16 +87,25 @@ std::vector<PathSupport> available_paths() {
   return out;
 }
 
+// fast: Options::fast_math, a series of its own ("batchol_auto_fast") for the
+// routines that factor, so that its gain is measured beside the default.
 template <class T, class Layout>
 class BatcholImpl final : public Impl<T, Layout> {
  public:
-  explicit BatcholImpl(const PathSupport& support) : support_(support), path_(support.path) {}
-  std::string name() const override { return std::string("batchol_") + path_name(path_); }
-  bool supports(const Case& c) const override { return support_.routine(c.routine); }
+  explicit BatcholImpl(const PathSupport& support, bool fast = false)
+      : support_(support), path_(support.path), fast_(fast) {}
+  std::string name() const override {
+    return std::string("batchol_") + path_name(path_) + (fast_ ? "_fast" : "");
+  }
+  bool supports(const Case& c) const override {
+    const bool factors = c.routine == Routine::Potrf || c.routine == Routine::Posv;
+    return support_.routine(c.routine) && (factors || !fast_);
+  }
 
   void run(const Exec& exec, const Case& c, const Slot<T, Layout>& s) const override {
     batchol::Options opts;
     opts.path = path_;
+    opts.fast_math = fast_;
     switch (c.routine) {
       case Routine::Potrf:
         batchol::potrf(exec, s.A, s.info, opts);
@@ -122,6 +131,7 @@ class BatcholImpl final : public Impl<T, Layout> {
  private:
   PathSupport support_;
   batchol::Path path_;
+  bool fast_;
 };
 
 }  // namespace bench

@@ -99,7 +99,9 @@ def series(rs):
 
 
 def is_batchol(label):
-    return label.startswith("batchol_")
+    """Batchol's default-accuracy series; batchol_*_fast (Options::fast_math)
+    is tabulated beside them like a competitor, never as the best path."""
+    return label.startswith("batchol_") and not label.endswith("_fast")
 
 
 def best_batchol(ser, source_of):

@@ -6,9 +6,13 @@
 // machine in well under a minute.
 //   nvcc -arch=sm_90 -std=c++17 -O3 -Isrc perf_tests/cuda/tune_solve.cu -o tune_solve
 //   ./tune_solve [batch [n]]  (default 10000, the paper's protocol; every n)
+// At n <= 64 it also times the group kernel the table would otherwise take
+// (Batchol_CudaGroupKernel.cuh), so the table's boundary between the two can
+// be read off the output.
 // Prints one line per case: precision layout n nrhs U [NR] ns/system %roofline,
 // with the roofline = (triangle read + right-hand sides read and written) /
 // copy bandwidth, as batchol_bench counts it.
+#include "cuda/Batchol_CudaGroupKernel.cuh"
 #include "cuda/Batchol_CudaStridedSolve.cuh"
 
 #include <algorithm>
@@ -70,12 +74,23 @@ double copy_bandwidth() {
 }
 
 template <class T, int MW, int U, int NR>
-void launch(const Batch<T>& p) {
-  batchol::cuda::launch_strided_solve<T, MW, Mode::Potrs, U, NR>(p, nullptr);
-}
+struct Strided {
+  static void launch(const Batch<T>& p) {
+    batchol::cuda::launch_strided_solve<T, MW, Mode::Potrs, U, NR>(p, nullptr);
+  }
+};
+
+// The group kernel's shapes of the table at 32 < n <= 64 (G lanes per matrix,
+// WARPS per block; float LayoutLeft takes groups of 16 at n > 48).
+template <class T, int NP, int G, int WARPS>
+struct Group {
+  static void launch(const Batch<T>& p) {
+    batchol::cuda::launch_group<T, NP, G, WARPS, Mode::Potrs>(p, nullptr);
+  }
+};
 
 // Median time of one potrs over the batch, in ms (b restored before each run).
-template <class T, int MW, int U, int NR>
+template <class K, class T>
 float time_potrs(const Batch<T>& p, const T* b0, std::size_t b_bytes) {
   cudaEvent_t e0, e1;
   check(cudaEventCreate(&e0), "event");
@@ -84,7 +99,8 @@ float time_potrs(const Batch<T>& p, const T* b0, std::size_t b_bytes) {
   for (int r = 0; r < 8; ++r) {
     check(cudaMemcpy(p.b, b0, b_bytes, cudaMemcpyDeviceToDevice), "restore b");
     check(cudaEventRecord(e0), "record");
-    launch<T, MW, U, NR>(p);
+    K::launch(p);
+    check(cudaGetLastError(), "launch");
     check(cudaEventRecord(e1), "record");
     check(cudaEventSynchronize(e1), "sync");
     float t = 0;
@@ -133,13 +149,22 @@ void sweep_n(int n, std::int64_t batch, double bw) {
                     sizeof(T) == 4 ? "float" : "double", left ? "LayoutLeft" : "LayoutRight", n,
                     nrhs, kernel, ns, 100.0 * roof_ns / ns);
       };
-      report("U=1", time_potrs<T, MW, 1, 1>(p, b0, b_bytes));
-      report("U=4", time_potrs<T, MW, 4, 1>(p, b0, b_bytes));
+      if constexpr (MW == 2) {
+        if (n <= 48) {
+          report("group", time_potrs<Group<T, 48, 16, 4>>(p, b0, b_bytes));
+        } else if (sizeof(T) == 4 && left) {
+          report("group", time_potrs<Group<T, 64, 16, 4>>(p, b0, b_bytes));
+        } else {
+          report("group", time_potrs<Group<T, 64, 32, 2>>(p, b0, b_bytes));
+        }
+      }
+      report("U=1", time_potrs<Strided<T, MW, 1, 1>>(p, b0, b_bytes));
+      report("U=4", time_potrs<Strided<T, MW, 4, 1>>(p, b0, b_bytes));
       if (nrhs > 1) {
-        report("U=1 NR=2", time_potrs<T, MW, 1, 2>(p, b0, b_bytes));
-        report("U=1 NR=4", time_potrs<T, MW, 1, 4>(p, b0, b_bytes));
-        report("U=2 NR=4", time_potrs<T, MW, 2, 4>(p, b0, b_bytes));
-        report("U=1 NR=8", time_potrs<T, MW, 1, 8>(p, b0, b_bytes));
+        report("U=1 NR=2", time_potrs<Strided<T, MW, 1, 2>>(p, b0, b_bytes));
+        report("U=1 NR=4", time_potrs<Strided<T, MW, 1, 4>>(p, b0, b_bytes));
+        report("U=2 NR=4", time_potrs<Strided<T, MW, 2, 4>>(p, b0, b_bytes));
+        report("U=1 NR=8", time_potrs<Strided<T, MW, 1, 8>>(p, b0, b_bytes));
       }
       std::fflush(stdout);
     }
@@ -152,7 +177,7 @@ void sweep_n(int n, std::int64_t batch, double bw) {
 // only: run this order alone (0: all of them).
 template <class T>
 void sweep(std::int64_t batch, double bw, int only) {
-  for (int n : {56, 64})
+  for (int n : {40, 48, 52, 56, 60, 64})
     if (only == 0 || only == n) sweep_n<T, 2>(n, batch, bw);
   for (int n : {65, 72, 80, 96})
     if (only == 0 || only == n) sweep_n<T, 3>(n, batch, bw);

@@ -4,7 +4,8 @@
 // solve-only modes, the tile kernel (a thread block per matrix,
 // Batchol_CudaTileKernel.cuh) for potrf and posv at middle n, per padded
 // order and layout, and a warp per right-hand side
-// (Batchol_CudaStridedSolve.cuh) for the solve-only modes above n = 64.
+// (Batchol_CudaStridedSolve.cuh) for the solve-only modes above n = 64 and,
+// where it measured faster, above 32.
 //
 // Each entry is an unrolled kernel, so every entry costs compile time in the
 // translation unit that calls the Cuda path: BATCHOL_CUDA_MAX_N (default 128)
@@ -74,6 +75,24 @@ bool launch_tile_tuned(const Batch<T>& p, cudaStream_t s) {
   }
 }
 
+// Whether the strided warp solve beats the group kernel for a solve-only mode
+// at 32 < n <= 64 (perf_tests/cuda/tune_solve.cu, which times both; H100,
+// batch 10^4, potrs with 1 and 8 right-hand sides, n = 40..64; results in
+// perf_tests/results/h100-2026-11-22-table/). In double it wins above 48 by
+// 1.3-2.5x in both layouts and from 40 on LayoutRight by 1.1-1.2x; in float
+// on LayoutRight above 48 (1.1-2.2x) and with several right-hand sides from
+// 40 (1.0-1.2x); on LayoutLeft in float the group kernel is faster except
+// with several right-hand sides at 48 < n <= 56 (1.1-1.2x).
+template <class T>
+constexpr bool strided_solve_wins(int n, bool left, int nrhs) {
+  if constexpr (sizeof(T) == 8) {
+    return n > 48 || !left;
+  } else {
+    if (left) return nrhs > 1 && n > 48 && n <= 56;
+    return n > 48 || nrhs > 1;
+  }
+}
+
 // Launches operation MODE on `stream` and returns true, or returns false when
 // the table has no kernel for p.n (the caller then takes another path).
 template <Mode MODE, class T>
@@ -85,9 +104,8 @@ bool launch_tuned(const Batch<T>& p, cudaStream_t stream) {
   }
   // Above n = 64 the solve-only modes read the factor where it lies, a warp
   // per one to four right-hand sides (potrf and posv above the tile kernels'
-  // orders take the Generic path). So do 48 < n <= 64 with several right-hand sides and a
-  // contiguous direction in L (measured, H100, nrhs = 8: 84 -> 51 ns at n = 64
-  // LayoutRight; slower than the group kernel at n = 48 and on LayoutLeft).
+  // orders take the Generic path); between 32 and 64 wherever the tuning
+  // measured that faster than the group kernel (strided_solve_wins).
   if constexpr (MODE == Mode::Potrs || MODE == Mode::TrsvN || MODE == Mode::TrsvT) {
     // One right-hand side: each warp reads 4 steps of L ahead (more loads in
     // flight). Several: each warp solves 4 columns at once, reading 2 steps
@@ -95,9 +113,10 @@ bool launch_tuned(const Batch<T>& p, cudaStream_t stream) {
     // H100, double, n = 72 LayoutRight: nrhs 1 19.2 -> 16.4 ns; n = 100, nrhs
     // 8: 126 -> 88 ns LayoutRight, 357 -> 151 ns LayoutLeft).
     const bool one = p.nrhs == 1;
-    if constexpr (BATCHOL_CUDA_MAX_N > 48) {
-      if (n > 48 && n <= 64 && p.nrhs >= 4 && p.a_bs != 1) {
-        launch_strided_solve<T, 2, MODE, 2, 4>(p, stream);
+    if constexpr (BATCHOL_CUDA_MAX_N > 32) {
+      if (n > 32 && n <= 64 && strided_solve_wins<T>(n, p.a_bs == 1, p.nrhs)) {
+        one ? launch_strided_solve<T, 2, MODE, 4, 1>(p, stream)
+            : launch_strided_solve<T, 2, MODE, 2, 4>(p, stream);
         return true;
       }
     }
@@ -119,6 +138,15 @@ bool launch_tuned(const Batch<T>& p, cudaStream_t stream) {
   // Rows contiguous (LayoutRight): the kernels stage loads through shared
   // memory, which favours wider groups at some sizes.
   const bool rows = p.a_cs == 1;
+  // LayoutRight at n = 7, 8 (and 6 in double): two lanes per matrix, each with
+  // half the triangle, beat a thread per matrix (tuning, large batch, potrf:
+  // H100 47 against 33-35 % of the roofline at n = 8, 56 against 40 % at
+  // n = 6 in double; H200 46 against 35 % at n = 8; cuda_tune_h{100,200}.json
+  // of 2026-11-21).
+  if (rows && (n == 7 || n == 8 || (n == 6 && sizeof(T) == 8))) {
+    launch_group<T, 8, 2, 4, MODE>(p, stream);
+    return true;
+  }
   // Thread per matrix while the triangle fits in registers.
   switch (n) {
     case 1:

@@ -111,7 +111,7 @@ inline batchol::Options options(Uplo uplo, batchol::Path path) {
 inline std::vector<int> all_sizes() {
   std::vector<int> s;
   for (int n = 0; n <= 40; ++n) s.push_back(n);
-  for (int n : {47, 48, 63, 64, 65, 96, 100, 127, 128, 200, 256}) s.push_back(n);
+  for (int n : {47, 48, 52, 63, 64, 65, 96, 100, 127, 128, 200, 256}) s.push_back(n);
   return s;
 }
 
