@@ -1,7 +1,8 @@
 // The kernel table itself (launch_tuned, every mode, both precisions) as two
 // candidates of the sweep: "table" for n <= 64 (all modes) and
-// "table_factor" for 64 < n <= 128 (potrf and posv; the solve-only modes take
-// the Generic path there). Checking them checks the table's routing.
+// "table_factor" for 64 < n <= 128 (potrf and posv; the solve-only modes
+// take the strided warp solve there, which the unit tests check and
+// tune_solve.cu times). Checking them checks the table's routing.
 // -DTUNE_PART=0 builds the double table, 1 the float one (in parallel).
 #include "tune_common.cuh"
 

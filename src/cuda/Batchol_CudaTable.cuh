@@ -47,8 +47,11 @@ bool launch_tile_tuned(const Batch<T>& p, cudaStream_t s) {
   const bool left = p.a_bs == 1;
   if (n <= 24) return false;
   if constexpr (sizeof(T) == 8) {
-    // LayoutLeft at n <= 32 and 40 < n <= 48: the group kernel reads it better.
-    if (left && (n <= 32 || (n > 40 && n <= 48))) return false;
+    // LayoutLeft at n <= 32: the group kernel reads it better. (At
+    // 40 < n <= 48 it did too until the H100 run of 2026-11-22, fourth
+    // session: n = 48, tile B = 8 one matrix per block 29.1 / 35.7 ns
+    // potrf / posv against the group kernel's 35.4 / 43.4.)
+    if (left && n <= 32) return false;
     const int m4 = 2;
     return tile_entry<24, 4, 7, 1, MODE>(p, s, m4) || tile_entry<28, 4, 8, 1, MODE>(p, s, m4) ||
            (left ? tile_entry<32, 4, 10, 1, MODE>(p, s, m4)
