@@ -49,7 +49,11 @@ inline constexpr std::int64_t stage_bytes = std::int64_t(512) << 10;
 
 // Element streams copied side by side: few enough for the prefetchers to
 // follow, enough that each pack's run of stores in the buffer is long.
+#if defined(BATCHOL_HOST_STAGE_STREAMS)  // tuning knob
+inline constexpr int stage_streams = BATCHOL_HOST_STAGE_STREAMS;
+#else
 inline constexpr int stage_streams = 8;
+#endif
 
 template <class T>
 bool stages(const Problem<T>& pr) {
