@@ -78,7 +78,7 @@ TYPED_TEST(PosvFailure, FailedMatrixKeepsItsRightHandSide) {
   using C = TypeParam;
   using T = typename C::scalar;
   using L = typename C::layout;
-  for (int n : {1, 2, 5, 16, 33, 64}) {
+  for (int n : {1, 2, 5, 16, 33, 64, 100}) {
     expect_failure_isolated<C, Batch2<T, L>>(n, 1);
     expect_failure_isolated<C, Batch3<T, L>>(n, 3);
     if (::testing::Test::HasFailure()) return;

@@ -148,6 +148,9 @@ __global__ void __launch_bounds__(strided_solve_warps * 32)
   const std::int64_t g = strided_warps_per_system<NR>(p.nrhs);
   const std::int64_t s = w / g;
   if (s >= p.batch) return;  // the whole warp: w is warp-uniform
+  // After posv's factorization (the table's split posv): a system whose
+  // factorization failed keeps its right-hand sides. potrs and trsv pass no info.
+  if (p.info != nullptr && p.info[s * p.info_s] != 0) return;
   const int q0 = int(w % g) * NR;
   const int n = p.n;
   const Factor<T> L{p.a + s * p.a_bs, p.a_rs, p.a_cs};

@@ -96,12 +96,47 @@ constexpr bool strided_solve_wins(int n, bool left, int nrhs) {
   }
 }
 
+// posv as the tile kernel's potrf followed by the strided warp solve, which
+// skips the systems whose factorization failed (their info is set by then):
+// above n = 64, and on LayoutRight above 48, the fused kernel (one warp of the
+// block solving while the others wait, every register still held) measured
+// slower than the two launches (H100, batch 10^4, double, one right-hand side:
+// n = 64 LayoutRight 65 against 25.6 + 13.8 ns, n = 100 225 against 105 + 32
+// ns; float n = 100 LayoutRight 146 against 69 + 26; LayoutLeft at n = 64
+// the fused kernel was ahead). False where the table does not split.
+template <class T>
+bool launch_posv_split(const Batch<T>& p, cudaStream_t stream) {
+  const int n = p.n;
+  if constexpr (BATCHOL_CUDA_MAX_N > 48) {
+    if (!(n > 64 || (n > 48 && p.a_bs != 1))) return false;
+    if (!launch_tile_tuned<Mode::Potrf>(p, stream)) return false;
+    const bool one = p.nrhs == 1;
+    if (n <= 64) {
+      one ? launch_strided_solve<T, 2, Mode::Potrs, 4, 1>(p, stream)
+          : launch_strided_solve<T, 2, Mode::Potrs, 2, 4>(p, stream);
+    } else if constexpr (BATCHOL_CUDA_MAX_N > 64) {
+      if (n <= 96) {
+        one ? launch_strided_solve<T, 3, Mode::Potrs, 4, 1>(p, stream)
+            : launch_strided_solve<T, 3, Mode::Potrs, 2, 4>(p, stream);
+      } else {
+        one ? launch_strided_solve<T, 4, Mode::Potrs, 4, 1>(p, stream)
+            : launch_strided_solve<T, 4, Mode::Potrs, 2, 4>(p, stream);
+      }
+    }
+    return true;
+  }
+  return false;
+}
+
 // Launches operation MODE on `stream` and returns true, or returns false when
 // the table has no kernel for p.n (the caller then takes another path).
 template <Mode MODE, class T>
 bool launch_tuned(const Batch<T>& p, cudaStream_t stream) {
   const int n = p.n;
   if (n < 1 || n > BATCHOL_CUDA_MAX_N) return false;
+  if constexpr (MODE == Mode::Posv) {
+    if (launch_posv_split(p, stream)) return true;
+  }
   if constexpr (MODE == Mode::Potrf || MODE == Mode::Posv) {
     if (launch_tile_tuned<MODE>(p, stream)) return true;
   }
