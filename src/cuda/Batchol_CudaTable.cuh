@@ -96,6 +96,33 @@ constexpr bool strided_solve_wins(int n, bool left, int nrhs) {
   }
 }
 
+// The strided warp solve for 32 < n <= 128: one right-hand side, each warp
+// reads 4 steps of L ahead (more loads in flight); several, each warp solves 4
+// columns at once, reading 2 steps ahead, so each read of L serves 4 columns
+// (perf_tests/cuda/tune_solve.cu; H100, double, n = 72 LayoutRight: nrhs 1
+// 19.2 -> 16.4 ns; n = 100, nrhs 8: 126 -> 88 ns LayoutRight, 357 -> 151 ns
+// LayoutLeft).
+template <Mode MODE, class T>
+void launch_strided_tuned(const Batch<T>& p, cudaStream_t stream) {
+  const bool one = p.nrhs == 1;
+  if constexpr (BATCHOL_CUDA_MAX_N > 32) {
+    if (p.n <= 64) {
+      one ? launch_strided_solve<T, 2, MODE, 4, 1>(p, stream)
+          : launch_strided_solve<T, 2, MODE, 2, 4>(p, stream);
+      return;
+    }
+  }
+  if constexpr (BATCHOL_CUDA_MAX_N > 64) {
+    if (p.n <= 96) {
+      one ? launch_strided_solve<T, 3, MODE, 4, 1>(p, stream)
+          : launch_strided_solve<T, 3, MODE, 2, 4>(p, stream);
+    } else {
+      one ? launch_strided_solve<T, 4, MODE, 4, 1>(p, stream)
+          : launch_strided_solve<T, 4, MODE, 2, 4>(p, stream);
+    }
+  }
+}
+
 // posv as the tile kernel's potrf followed by the strided warp solve, which
 // skips the systems whose factorization failed (their info is set by then):
 // above n = 64, and on LayoutRight above 48, the fused kernel (one warp of the
@@ -106,26 +133,10 @@ constexpr bool strided_solve_wins(int n, bool left, int nrhs) {
 // the fused kernel was ahead). False where the table does not split.
 template <class T>
 bool launch_posv_split(const Batch<T>& p, cudaStream_t stream) {
-  const int n = p.n;
-  if constexpr (BATCHOL_CUDA_MAX_N > 48) {
-    if (!(n > 64 || (n > 48 && p.a_bs != 1))) return false;
-    if (!launch_tile_tuned<Mode::Potrf>(p, stream)) return false;
-    const bool one = p.nrhs == 1;
-    if (n <= 64) {
-      one ? launch_strided_solve<T, 2, Mode::Potrs, 4, 1>(p, stream)
-          : launch_strided_solve<T, 2, Mode::Potrs, 2, 4>(p, stream);
-    } else if constexpr (BATCHOL_CUDA_MAX_N > 64) {
-      if (n <= 96) {
-        one ? launch_strided_solve<T, 3, Mode::Potrs, 4, 1>(p, stream)
-            : launch_strided_solve<T, 3, Mode::Potrs, 2, 4>(p, stream);
-      } else {
-        one ? launch_strided_solve<T, 4, Mode::Potrs, 4, 1>(p, stream)
-            : launch_strided_solve<T, 4, Mode::Potrs, 2, 4>(p, stream);
-      }
-    }
-    return true;
-  }
-  return false;
+  if (!(p.n > 64 || (p.n > 48 && p.a_bs != 1))) return false;
+  if (!launch_tile_tuned<Mode::Potrf>(p, stream)) return false;
+  launch_strided_tuned<Mode::Potrs>(p, stream);
+  return true;
 }
 
 // Launches operation MODE on `stream` and returns true, or returns false when
@@ -145,30 +156,9 @@ bool launch_tuned(const Batch<T>& p, cudaStream_t stream) {
   // orders take the Generic path); between 32 and 64 wherever the tuning
   // measured that faster than the group kernel (strided_solve_wins).
   if constexpr (MODE == Mode::Potrs || MODE == Mode::TrsvN || MODE == Mode::TrsvT) {
-    // One right-hand side: each warp reads 4 steps of L ahead (more loads in
-    // flight). Several: each warp solves 4 columns at once, reading 2 steps
-    // ahead, so each read of L serves 4 columns (perf_tests/cuda/tune_solve.cu;
-    // H100, double, n = 72 LayoutRight: nrhs 1 19.2 -> 16.4 ns; n = 100, nrhs
-    // 8: 126 -> 88 ns LayoutRight, 357 -> 151 ns LayoutLeft).
-    const bool one = p.nrhs == 1;
-    if constexpr (BATCHOL_CUDA_MAX_N > 32) {
-      if (n > 32 && n <= 64 && strided_solve_wins<T>(n, p.a_bs == 1, p.nrhs)) {
-        one ? launch_strided_solve<T, 2, MODE, 4, 1>(p, stream)
-            : launch_strided_solve<T, 2, MODE, 2, 4>(p, stream);
-        return true;
-      }
-    }
-    if constexpr (BATCHOL_CUDA_MAX_N > 64) {
-      if (n > 64 && n <= 96) {
-        one ? launch_strided_solve<T, 3, MODE, 4, 1>(p, stream)
-            : launch_strided_solve<T, 3, MODE, 2, 4>(p, stream);
-        return true;
-      }
-      if (n > 96 && n <= 128) {
-        one ? launch_strided_solve<T, 4, MODE, 4, 1>(p, stream)
-            : launch_strided_solve<T, 4, MODE, 2, 4>(p, stream);
-        return true;
-      }
+    if (n > 64 || (n > 32 && strided_solve_wins<T>(n, p.a_bs == 1, p.nrhs))) {
+      launch_strided_tuned<MODE>(p, stream);
+      return true;
     }
   }
   // The group kernels: every mode up to n = 64.
