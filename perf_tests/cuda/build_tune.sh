@@ -2,7 +2,7 @@
 # Builds the tuning tool: the candidate kernels (group kernels in
 # tune_kernels.cu, tile kernels in tune_tile.cu) are split into parts that
 # compile in parallel, and so does tune_table.cu (the kernel table, one part
-# per precision); compile times go to OUTDIR/compile_times.txt.
+# per precision, and the default rows); compile times go to OUTDIR/compile_times.txt.
 # Usage: build_tune.sh OUTDIR [JOBS] [NPARTS]
 # TUNE_GROUP_MIN_NP=24 in the environment leaves out the small group kernels.
 set -euo pipefail
@@ -26,8 +26,7 @@ part() {
 export -f part
 rm -f "$out/compile_times.txt"
 {
-  echo "tune_table 0"
-  echo "tune_table 1"
+  for i in 0 1 2 3; do echo "tune_table $i"; done
   for i in $(seq 0 $((parts - 1))); do echo "tune_tile $i"; echo "tune_kernels $i"; done
 } | xargs -P "$jobs" -L1 bash -c 'part "$0" "$1"'
 cat "$out"/ptxas_*.log > "$out/ptxas.log"

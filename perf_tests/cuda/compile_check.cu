@@ -2,7 +2,8 @@
 //   nvcc -arch=sm_90 -std=c++17 -Isrc -c perf_tests/cuda/compile_check.cu -o /dev/null
 // By default it instantiates every kernel shape (thread per matrix and each
 // group width, every mode, both precisions; the tile kernel with 4x4 and 8x8
-// threads per matrix, potrf and posv, both precisions; the strided warp solve)
+// threads per matrix, potrf and posv, both precisions, and the factorization
+// table's dispatch on two rows; the strided warp solve)
 // at a small order,
 // which compiles in about a minute. -DBATCHOL_CHECK_FULL_TABLE instantiates the whole
 // sm_90 table instead (what a Kokkos build of the Cuda path compiles; minutes).
@@ -11,7 +12,16 @@
 namespace {
 
 using batchol::cuda::Batch;
+using batchol::cuda::FactorEntry;
+using batchol::cuda::Kernel;
 using batchol::cuda::Mode;
+
+#ifndef BATCHOL_CHECK_FULL_TABLE
+// The table dispatch (Batchol_CudaFactorTable.cuh) on two rows; the real
+// tables' rows are checked by static_asserts when the header is included.
+constexpr FactorEntry check_rows[] = {{3, Kernel::Group, 3, 1, 4, 0, 0},
+                                      {24, Kernel::Tile, 24, 8, 0, 2, 1}};
+#endif
 
 template <class T, Mode MODE>
 void shapes(const Batch<T>& p, cudaStream_t s) {
@@ -25,6 +35,7 @@ void shapes(const Batch<T>& p, cudaStream_t s) {
   batchol::cuda::launch_group<T, 16, 16, 2, MODE>(p, s);
   batchol::cuda::launch_group<T, 32, 32, 4, MODE>(p, s);
   if constexpr (MODE == Mode::Potrf || MODE == Mode::Posv) {
+    batchol::cuda::launch_factor_rows<MODE, T, check_rows>(p, s);
     batchol::cuda::launch_tile<T, 4, 5, 1, MODE>(p, s, 2);
     batchol::cuda::launch_tile<T, 8, 3, 2, MODE>(p, s, 1);
   } else {

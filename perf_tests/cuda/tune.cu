@@ -464,11 +464,12 @@ double check_cand(Ctx& c, const Cand<T>& k, Data<T>& d, const Ref<T>& ref, bool 
       for (int r = 0; r < n; ++r) scale = std::max(scale, double(std::fabs(x[r])));
       for (int r = 0; r < n; ++r) worst = std::max(worst, err(b[d.bidx(i, r)], x[r], scale));
     }
-  }
-  if (worst > tol) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "error %.3g > tol %.3g", worst, tol);
-    why = buf;
+    if (worst > tol) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "%s: error %.3g > tol %.3g", mode_name(m), worst, tol);
+      why = buf;
+      return worst;
+    }
   }
   return worst;
 }
@@ -507,8 +508,9 @@ double cusolver_potrf(Ctx& c, Data<T>& d) {
   return t;
 }
 
-template <class T>
-void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& table) {
+template <class T, class AfterSize>
+void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& table,
+           AfterSize&& after_size) {
   std::vector<Cand<T>>& cands = registry<T>();
   for (int n : sizes) {
     std::vector<const Cand<T>*> ks;
@@ -616,6 +618,7 @@ void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& tabl
         table.push_back(line);
       }
     }
+    after_size();
   }
 }
 
@@ -661,7 +664,7 @@ int main(int argc, char** argv) {
   std::printf("device %s, %d SMs, L2 %d MB, copy bandwidth %.0f GB/s (read+write), %s\n", prop.name,
               prop.multiProcessorCount, prop.l2CacheSize >> 20, c.bw * 1e-9, date);
   std::vector<std::string> table;
-  // The JSON is rewritten after each precision, so a run cut short keeps what it measured.
+  // The JSON is rewritten after each order, so a run cut short keeps what it measured.
   auto write_json = [&] {
     if (FILE* f = std::fopen(json.c_str(), "w")) {
       std::fprintf(
@@ -674,8 +677,8 @@ int main(int argc, char** argv) {
       std::fclose(f);
     }
   };
-  if (prec.find('d') != std::string::npos) sweep<double>(c, sizes, table), write_json();
-  if (prec.find('f') != std::string::npos) sweep<float>(c, sizes, table), write_json();
+  if (prec.find('d') != std::string::npos) sweep<double>(c, sizes, table, write_json);
+  if (prec.find('f') != std::string::npos) sweep<float>(c, sizes, table, write_json);
 
   std::printf("\n==== summary (%s, %.0f GB/s) ====\n", prop.name, c.bw * 1e-9);
   for (const auto& l : table) std::printf("%s\n", l.c_str());

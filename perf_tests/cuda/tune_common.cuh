@@ -33,7 +33,7 @@ struct Cand {
 template <class T>
 std::vector<Cand<T>>& registry();
 
-template <class T, int NP, int G, int W, bool SOLVES>
+template <class T, int NP, int G, int W>
 Cand<T> make_cand() {
   using namespace batchol::cuda;
   Cand<T> c;
@@ -43,12 +43,10 @@ Cand<T> make_cand() {
   c.g = G;
   c.warps = W;
   c.fn[int(Mode::Potrf)] = &launch_group<T, NP, G, W, Mode::Potrf>;
-  if constexpr (SOLVES) {
-    c.fn[int(Mode::Posv)] = &launch_group<T, NP, G, W, Mode::Posv>;
-    c.fn[int(Mode::Potrs)] = &launch_group<T, NP, G, W, Mode::Potrs>;
-    c.fn[int(Mode::TrsvN)] = &launch_group<T, NP, G, W, Mode::TrsvN>;
-    c.fn[int(Mode::TrsvT)] = &launch_group<T, NP, G, W, Mode::TrsvT>;
-  }
+  c.fn[int(Mode::Posv)] = &launch_group<T, NP, G, W, Mode::Posv>;
+  c.fn[int(Mode::Potrs)] = &launch_group<T, NP, G, W, Mode::Potrs>;
+  c.fn[int(Mode::TrsvN)] = &launch_group<T, NP, G, W, Mode::TrsvN>;
+  c.fn[int(Mode::TrsvT)] = &launch_group<T, NP, G, W, Mode::TrsvT>;
   return c;
 }
 

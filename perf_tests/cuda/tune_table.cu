@@ -3,7 +3,10 @@
 // "table_factor" for 64 < n <= 128 (potrf and posv; the solve-only modes
 // take the strided warp solve there, which the unit tests check and
 // tune_solve.cu times). Checking them checks the table's routing.
-// -DTUNE_PART=0 builds the double table, 1 the float one (in parallel).
+// "default_table": potrf and posv through the rows other architectures use
+// (DefaultTable in Batchol_CudaFactorTable.cuh), so an sm_90 run checks them
+// too. -DTUNE_PART=0 builds the double table, 1 the float one, 2 and 3 the
+// default rows in double and float (in parallel).
 #include "tune_common.cuh"
 
 #include "cuda/Batchol_CudaTable.cuh"
@@ -20,6 +23,35 @@ void table_launch(const Batch<T>& p, cudaStream_t s) {
     std::fprintf(stderr, "launch_tuned: no kernel for n = %d\n", p.n);
     std::exit(3);
   }
+}
+
+template <class T, Mode MODE>
+void default_launch(const Batch<T>& p, cudaStream_t s) {
+  using batchol::cuda::DefaultTable;
+  using batchol::cuda::launch_factor_rows;
+  const bool left = p.a_bs == 1, ok = [&] {
+    if constexpr (sizeof(T) == 8)
+      return left ? launch_factor_rows<MODE, T, DefaultTable::double_left>(p, s)
+                  : launch_factor_rows<MODE, T, DefaultTable::double_right>(p, s);
+    else
+      return left ? launch_factor_rows<MODE, T, DefaultTable::float_left>(p, s)
+                  : launch_factor_rows<MODE, T, DefaultTable::float_right>(p, s);
+  }();
+  if (!ok) {
+    std::fprintf(stderr, "default table: no kernel for n = %d\n", p.n);
+    std::exit(3);
+  }
+}
+
+template <class T>
+void add_default() {
+  Cand<T> c;
+  c.name = "default_table";
+  c.np = BATCHOL_CUDA_MAX_N;
+  c.table = true;
+  c.fn[int(Mode::Potrf)] = &default_launch<T, Mode::Potrf>;
+  c.fn[int(Mode::Posv)] = &default_launch<T, Mode::Posv>;
+  registry<T>().push_back(c);
 }
 
 template <class T>
@@ -52,6 +84,8 @@ struct Init {
   Init() {
     if constexpr (TUNE_PART == 0) add_table<double>();
     if constexpr (TUNE_PART == 1) add_table<float>();
+    if constexpr (TUNE_PART == 2) add_default<double>();
+    if constexpr (TUNE_PART == 3) add_default<float>();
   }
 } init;
 

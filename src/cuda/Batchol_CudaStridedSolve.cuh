@@ -149,7 +149,8 @@ __global__ void __launch_bounds__(strided_solve_warps * 32)
   const std::int64_t s = w / g;
   if (s >= p.batch) return;  // the whole warp: w is warp-uniform
   // After posv's factorization (the table's split posv): a system whose
-  // factorization failed keeps its right-hand sides. potrs and trsv pass no info.
+  // factorization failed keeps its right-hand sides (launch_strided_tuned
+  // passes info only then).
   if (p.info != nullptr && p.info[s * p.info_s] != 0) return;
   const int q0 = int(w % g) * NR;
   const int n = p.n;

@@ -1,11 +1,11 @@
-// Which kernel runs which order n on sm_90 (H100/H200), chosen with
-// perf_tests/cuda/tune.cu (results in perf_tests/results/): the group kernel
-// (lanes per matrix, Batchol_CudaGroupKernel.cuh) for small n and for the
-// solve-only modes, the tile kernel (a thread block per matrix,
-// Batchol_CudaTileKernel.cuh) for potrf and posv at middle n, per padded
-// order and layout, and a warp per right-hand side
-// (Batchol_CudaStridedSolve.cuh) for the solve-only modes above n = 64 and,
-// where it measured faster, above 32.
+// Which kernel runs which operation and order n. potrf and posv: the
+// factorization table (Batchol_CudaFactorTable.cuh: on sm_90 the rows the
+// tuning tool wrote, elsewhere a robust default), with posv above n = 64 (on
+// LayoutRight above 48) split into that potrf and the strided solve. The
+// solve-only modes (potrs, trsv): the group kernel (lanes per matrix,
+// Batchol_CudaGroupKernel.cuh) for small n, and a warp per right-hand side
+// (Batchol_CudaStridedSolve.cuh) above n = 64 and, where perf_tests/cuda/
+// tune_solve.cu measured it faster, above 32.
 //
 // Each entry is an unrolled kernel, so every entry costs compile time in the
 // translation unit that calls the Cuda path: BATCHOL_CUDA_MAX_N (default 128)
@@ -13,70 +13,11 @@
 #ifndef BATCHOL_CUDA_TABLE_CUH
 #define BATCHOL_CUDA_TABLE_CUH
 
+#include "Batchol_CudaFactorTable.cuh"
 #include "Batchol_CudaGroupKernel.cuh"
 #include "Batchol_CudaStridedSolve.cuh"
-#include "Batchol_CudaTileKernel.cuh"
-
-#ifndef BATCHOL_CUDA_MAX_N
-#define BATCHOL_CUDA_MAX_N 128
-#endif
 
 namespace batchol::cuda {
-
-// One tile-kernel entry: orders LO < n <= B*M (the caller tries the entries
-// in increasing order). Not instantiated at all when BATCHOL_CUDA_MAX_N <= LO.
-template <int LO, int B, int M, int MINB, Mode MODE, class T>
-bool tile_entry(const Batch<T>& p, cudaStream_t stream, int mpb) {
-  if constexpr (BATCHOL_CUDA_MAX_N > LO) {
-    if (p.n <= B * M) {
-      launch_tile<T, B, M, MINB, MODE>(p, stream, mpb);
-      return true;
-    }
-  }
-  return false;
-}
-
-// The tile kernel for potrf and posv at 24 < n <= 128 (false where the group
-// kernel is faster). B*M is the padded order; MINB = 2 caps registers at 128
-// (8 blocks of 64 threads per SM), larger tiles need up to 255 (MINB = 1).
-// With the batch index fastest (LayoutLeft, `left`) several matrices share a
-// block (mpb) so that the loads of a warp fill more of each 32-byte sector.
-template <Mode MODE, class T>
-bool launch_tile_tuned(const Batch<T>& p, cudaStream_t s) {
-  const int n = p.n;
-  const bool left = p.a_bs == 1;
-  if (n <= 24) return false;
-  if constexpr (sizeof(T) == 8) {
-    // LayoutLeft at n <= 32: the group kernel reads it better. (At
-    // 40 < n <= 48 it did too until the H100 run of 2026-11-22, fourth
-    // session: n = 48, tile B = 8 one matrix per block 29.1 / 35.7 ns
-    // potrf / posv against the group kernel's 35.4 / 43.4.)
-    if (left && n <= 32) return false;
-    const int m4 = 2;
-    return tile_entry<24, 4, 7, 1, MODE>(p, s, m4) || tile_entry<28, 4, 8, 1, MODE>(p, s, m4) ||
-           (left ? tile_entry<32, 4, 10, 1, MODE>(p, s, m4)
-                 : tile_entry<32, 8, 5, 2, MODE>(p, s, 1)) ||
-           tile_entry<40, 8, 6, 2, MODE>(p, s, 1) || tile_entry<48, 8, 7, 2, MODE>(p, s, 1) ||
-           tile_entry<56, 8, 8, 2, MODE>(p, s, 1) || tile_entry<64, 8, 9, 1, MODE>(p, s, 1) ||
-           tile_entry<72, 8, 10, 1, MODE>(p, s, 1) || tile_entry<80, 8, 11, 1, MODE>(p, s, 1) ||
-           tile_entry<88, 8, 12, 1, MODE>(p, s, 1) || tile_entry<96, 8, 13, 1, MODE>(p, s, 1) ||
-           tile_entry<104, 16, 7, 2, MODE>(p, s, 1) || tile_entry<112, 16, 8, 2, MODE>(p, s, 1);
-  } else {
-    if (n <= 32) return false;
-    // (The tuning preferred the group kernel for LayoutLeft potrf at
-    // 40 < n <= 48, but posv must factor exactly as potrf does, and its fused
-    // solve needs the tile kernel there.)
-    const int mpb = left ? 4 : 1;
-    return tile_entry<32, 8, 5, 2, MODE>(p, s, mpb) || tile_entry<40, 8, 6, 2, MODE>(p, s, mpb) ||
-           tile_entry<48, 8, 7, 2, MODE>(p, s, mpb) || tile_entry<56, 8, 8, 2, MODE>(p, s, mpb) ||
-           tile_entry<64, 8, 9, 2, MODE>(p, s, mpb) || tile_entry<72, 8, 10, 2, MODE>(p, s, mpb) ||
-           tile_entry<80, 8, 11, 1, MODE>(p, s, mpb) || tile_entry<88, 8, 12, 1, MODE>(p, s, mpb) ||
-           tile_entry<96, 8, 13, 1, MODE>(p, s, mpb) ||
-           tile_entry<104, 8, 14, 1, MODE>(p, s, mpb) ||
-           (left ? tile_entry<112, 8, 16, 1, MODE>(p, s, mpb)
-                 : tile_entry<112, 16, 8, 2, MODE>(p, s, 1));
-  }
-}
 
 // Whether the strided warp solve beats the group kernel for a solve-only mode
 // at 32 < n <= 64 (perf_tests/cuda/tune_solve.cu, which times both; H100,
@@ -101,9 +42,13 @@ constexpr bool strided_solve_wins(int n, bool left, int nrhs) {
 // columns at once, reading 2 steps ahead, so each read of L serves 4 columns
 // (perf_tests/cuda/tune_solve.cu; H100, double, n = 72 LayoutRight: nrhs 1
 // 19.2 -> 16.4 ns; n = 100, nrhs 8: 126 -> 88 ns LayoutRight, 357 -> 151 ns
-// LayoutLeft).
+// LayoutLeft). Only the split posv (`skip_failed`) hands the kernel the
+// batch's info, so that it skips the systems whose factorization failed;
+// potrs and trsv report no info, and whatever info array their Batch carries
+// must not stop them (the tuning tool's Batches carry one in every mode).
 template <Mode MODE, class T>
-void launch_strided_tuned(const Batch<T>& p, cudaStream_t stream) {
+void launch_strided_tuned(Batch<T> p, cudaStream_t stream, bool skip_failed = false) {
+  if (!skip_failed) p.info = nullptr;
   const bool one = p.nrhs == 1;
   if constexpr (BATCHOL_CUDA_MAX_N > 32) {
     if (p.n <= 64) {
@@ -123,7 +68,7 @@ void launch_strided_tuned(const Batch<T>& p, cudaStream_t stream) {
   }
 }
 
-// posv as the tile kernel's potrf followed by the strided warp solve, which
+// posv as the factorization table's potrf followed by the strided warp solve, which
 // skips the systems whose factorization failed (their info is set by then):
 // above n = 64, and on LayoutRight above 48, the fused kernel (one warp of the
 // block solving while the others wait, every register still held) measured
@@ -131,38 +76,27 @@ void launch_strided_tuned(const Batch<T>& p, cudaStream_t stream) {
 // n = 64 LayoutRight 65 against 25.6 + 13.8 ns, n = 100 225 against 105 + 32
 // ns; float n = 100 LayoutRight 146 against 69 + 26; LayoutLeft at n = 64
 // the fused kernel was ahead). False where the table does not split.
+// (perf_tests/cuda/make_table.py's `posv_splits` mirrors the condition.)
 template <class T>
 bool launch_posv_split(const Batch<T>& p, cudaStream_t stream) {
   if (!(p.n > 64 || (p.n > 48 && p.a_bs != 1))) return false;
-  if (!launch_tile_tuned<Mode::Potrf>(p, stream)) return false;
-  launch_strided_tuned<Mode::Potrs>(p, stream);
+  if (!launch_factor_table<Mode::Potrf>(p, stream)) return false;
+  launch_strided_tuned<Mode::Potrs>(p, stream, true);
   return true;
 }
 
-// Launches operation MODE on `stream` and returns true, or returns false when
-// the table has no kernel for p.n (the caller then takes another path).
+// The solve-only modes (potrs, trsv): the strided warp solve above n = 64 and
+// wherever the tuning measured it faster from 33 (strided_solve_wins), else
+// the group kernel that holds the factor in registers, with the shapes the
+// factorization tuning of 2026-11-21 preferred for potrf (tune.cu times the
+// solves with the fastest potrf candidate).
 template <Mode MODE, class T>
-bool launch_tuned(const Batch<T>& p, cudaStream_t stream) {
+bool launch_solve(const Batch<T>& p, cudaStream_t stream) {
   const int n = p.n;
-  if (n < 1 || n > BATCHOL_CUDA_MAX_N) return false;
-  if constexpr (MODE == Mode::Posv) {
-    if (launch_posv_split(p, stream)) return true;
+  if (n > 64 || (n > 32 && strided_solve_wins<T>(n, p.a_bs == 1, p.nrhs))) {
+    launch_strided_tuned<MODE>(p, stream);
+    return true;
   }
-  if constexpr (MODE == Mode::Potrf || MODE == Mode::Posv) {
-    if (launch_tile_tuned<MODE>(p, stream)) return true;
-  }
-  // Above n = 64 the solve-only modes read the factor where it lies, a warp
-  // per one to four right-hand sides (potrf and posv above the tile kernels'
-  // orders take the Generic path); between 32 and 64 wherever the tuning
-  // measured that faster than the group kernel (strided_solve_wins).
-  if constexpr (MODE == Mode::Potrs || MODE == Mode::TrsvN || MODE == Mode::TrsvT) {
-    if (n > 64 || (n > 32 && strided_solve_wins<T>(n, p.a_bs == 1, p.nrhs))) {
-      launch_strided_tuned<MODE>(p, stream);
-      return true;
-    }
-  }
-  // The group kernels: every mode up to n = 64.
-  if (n > 64) return false;
   // Rows contiguous (LayoutRight): the kernels stage loads through shared
   // memory, which favours wider groups at some sizes.
   const bool rows = p.a_cs == 1;
@@ -247,6 +181,22 @@ bool launch_tuned(const Batch<T>& p, cudaStream_t stream) {
     return true;
   }
   return false;
+}
+
+// Launches operation MODE on `stream` and returns true, or returns false when
+// the table has no kernel for p.n (the caller then takes another path).
+template <Mode MODE, class T>
+bool launch_tuned(const Batch<T>& p, cudaStream_t stream) {
+  const int n = p.n;
+  if (n < 1 || n > BATCHOL_CUDA_MAX_N) return false;
+  if constexpr (MODE == Mode::Potrf || MODE == Mode::Posv) {
+    if constexpr (MODE == Mode::Posv) {
+      if (launch_posv_split(p, stream)) return true;
+    }
+    return launch_factor_table<MODE>(p, stream);
+  } else {
+    return launch_solve<MODE>(p, stream);
+  }
 }
 
 // The table's entry points for one scalar type, one per mode. Batchol::batchol

@@ -107,11 +107,14 @@ inline batchol::Options options(Uplo uplo, batchol::Path path) {
   return o;
 }
 
-// Every n from 0 to 40, then the sizes around the block and warp boundaries.
+// Every n from 0 to 40, then the sizes around the block and warp boundaries,
+// and one order in each row of the Cuda factorization tables (rows end at
+// multiples of 8 above 32).
 inline std::vector<int> all_sizes() {
   std::vector<int> s;
   for (int n = 0; n <= 40; ++n) s.push_back(n);
-  for (int n : {47, 48, 52, 63, 64, 65, 96, 100, 127, 128, 200, 256}) s.push_back(n);
+  for (int n : {47, 48, 52, 63, 64, 65, 76, 84, 96, 100, 108, 116, 127, 128, 200, 256})
+    s.push_back(n);
   return s;
 }
 

@@ -1,0 +1,174 @@
+// The factorization table as data: which kernel potrf and posv run for each
+// order n, per precision and layout. On sm_90 (H100/H200) it is the table the
+// tuning tool wrote (perf_tests/cuda/tune.cu times the candidates,
+// perf_tests/cuda/make_table.py writes Batchol_CudaTable_sm90.inc); on every
+// other architecture a robust default (below). Each row names a kernel
+// instantiation, and only rows below BATCHOL_CUDA_MAX_N are instantiated.
+#ifndef BATCHOL_CUDA_FACTOR_TABLE_CUH
+#define BATCHOL_CUDA_FACTOR_TABLE_CUH
+
+#include "Batchol_CudaGroupKernel.cuh"
+#include "Batchol_CudaTileKernel.cuh"
+
+#include <array>
+#include <cstddef>
+#include <iterator>
+#include <utility>
+
+#ifndef BATCHOL_CUDA_MAX_N
+#define BATCHOL_CUDA_MAX_N 128
+#endif
+
+namespace batchol::cuda {
+
+enum class Kernel { Group, Tile };
+
+// Orders (previous row's n_hi, n_hi] run `kernel` padded to `np`: the group
+// kernel with `lanes` lanes per matrix and `warps` warps per block, or the
+// tile kernel with a lanes x lanes thread block per matrix, `mpb` matrices
+// per block and __launch_bounds__ minimum `minb` blocks per SM.
+struct FactorEntry {
+  int n_hi;
+  Kernel kernel;
+  int np, lanes, warps, minb, mpb;
+};
+
+#include "Batchol_CudaTable_sm90.inc"
+
+// Other architectures: one shape that serves every order reasonably, as the
+// paper's 16x4 block does for its kernel (Kurzak et al. 6.1): a thread per
+// matrix up to n = 8 and groups of lanes up to 32 (registers hold the
+// triangle), then the tile kernel with 8 x 8 threads padded to a multiple of
+// 8, one matrix per block on LayoutRight and 4 on LayoutLeft (fuller 32-byte
+// sectors), registers capped at 128 (MINB = 2) up to NP = 64 in double and 80
+// in float; in double above 104, 16 x 16 threads, as 8 x 8 would need more
+// than 255 registers per thread. In the H100 sweep that wrote the sm_90 table
+// (perf_tests/results/h100-2026-11-22-tablegen/), this tile shape was within
+// 1.26x of the fastest candidate at every measured order from 48 on (potrf and
+// posv, both layouts and precisions), 1.74x at 40.
+template <std::size_t N>
+constexpr std::array<FactorEntry, N> default_rows(bool dbl, int mpb) {
+  std::array<FactorEntry, N> r{};
+  std::size_t i = 0;
+  for (int n = 1; n <= 8; ++n) r[i++] = {n, Kernel::Group, n, 1, 4, 0, 0};
+  r[i++] = {12, Kernel::Group, 12, 4, 4, 0, 0};
+  r[i++] = {16, Kernel::Group, 16, 4, 4, 0, 0};
+  r[i++] = {24, Kernel::Group, 24, 8, 4, 0, 0};
+  r[i++] = {32, Kernel::Group, 32, 8, 4, 0, 0};
+  for (int np = 40; np <= 128; np += 8) {
+    if (dbl && np > 104) {
+      if (np % 16 == 0) r[i++] = {np, Kernel::Tile, np, 16, 0, 2, 1};
+    } else {
+      r[i++] = {np, Kernel::Tile, np, 8, 0, np <= (dbl ? 64 : 80) ? 2 : 1, mpb};
+    }
+  }
+  return r;
+}
+struct DefaultTable {
+  static constexpr auto double_right = default_rows<23>(true, 1);
+  static constexpr auto double_left = default_rows<23>(true, 4);
+  static constexpr auto float_right = default_rows<24>(false, 1);
+  static constexpr auto float_left = default_rows<24>(false, 4);
+};
+
+// What the dispatcher relies on, checked when the table is compiled: rows in
+// increasing order from n = 1 to 128, each kernel's padded order holding its
+// rows' orders, shapes the kernels accept.
+template <class Rows>
+constexpr bool valid_table(const Rows& t) {
+  const std::size_t rows = std::size(t);
+  int lo = 0;
+  for (std::size_t i = 0; i < rows; ++i) {
+    const FactorEntry& e = t[i];
+    if (e.n_hi <= lo || e.np < e.n_hi || e.lanes < 1) return false;
+    if (e.kernel == Kernel::Group && (e.warps < 1 || 32 % e.lanes != 0)) return false;
+    const int nt = e.lanes * e.lanes;
+    if (e.kernel == Kernel::Tile &&
+        (e.np % e.lanes != 0 || e.minb < 1 || e.mpb < 1 || (nt % 32 != 0 && 32 % nt != 0)))
+      return false;
+    lo = e.n_hi;
+  }
+  return rows > 0 && lo == 128;
+}
+static_assert(valid_table(Sm90Table::double_right) && valid_table(Sm90Table::double_left) &&
+              valid_table(Sm90Table::float_right) && valid_table(Sm90Table::float_left));
+static_assert(valid_table(DefaultTable::double_right) && valid_table(DefaultTable::double_left) &&
+              valid_table(DefaultTable::float_right) && valid_table(DefaultTable::float_left));
+
+namespace table_detail {
+
+// Row I of TABLE: launches MODE and returns true when p.n lies in its range.
+template <Mode MODE, class T, const auto& TABLE, std::size_t I>
+bool try_row(const Batch<T>& p, cudaStream_t s) {
+  constexpr FactorEntry e = TABLE[I];
+  constexpr int lo = I == 0 ? 0 : TABLE[I == 0 ? 0 : I - 1].n_hi;
+  if constexpr (lo >= BATCHOL_CUDA_MAX_N) {
+    return false;
+  } else {
+    if (p.n <= lo || p.n > e.n_hi) return false;
+    if constexpr (e.kernel == Kernel::Group)
+      launch_group<T, e.np, e.lanes, e.warps, MODE>(p, s);
+    else
+      launch_tile<T, e.lanes, e.np / e.lanes, e.minb, MODE>(p, s, e.mpb);
+    return true;
+  }
+}
+
+template <Mode MODE, class T, const auto& TABLE, std::size_t... I>
+bool run(const Batch<T>& p, cudaStream_t s, std::index_sequence<I...>) {
+  return (try_row<MODE, T, TABLE, I>(p, s) || ...);
+}
+
+}  // namespace table_detail
+
+// Runs MODE (potrf or posv) with the kernel TABLE names for p.n; false when
+// p.n is outside the table (or above BATCHOL_CUDA_MAX_N).
+template <Mode MODE, class T, const auto& TABLE>
+bool launch_factor_rows(const Batch<T>& p, cudaStream_t s) {
+  static_assert(MODE == Mode::Potrf || MODE == Mode::Posv, "the table is for potrf and posv");
+  constexpr std::size_t rows = std::size(TABLE);
+  return table_detail::run<MODE, T, TABLE>(p, s, std::make_index_sequence<rows>{});
+}
+
+// Whether the current device runs the sm_90 table (compute capability 9.x),
+// looked up once per device and thread.
+inline bool device_is_sm90() {
+  thread_local int last_device = -1;
+  thread_local bool last_sm90 = false;
+  int dev = 0;
+  check(cudaGetDevice(&dev), "cudaGetDevice");
+  if (dev != last_device) {
+    int major = 0;
+    check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev),
+          "cudaDeviceGetAttribute");
+    last_device = dev;
+    last_sm90 = major == 9;
+  }
+  return last_sm90;
+}
+
+// potrf or posv through the factorization table of the current device's
+// architecture, with its rows for LayoutLeft-like batches (batch index
+// fastest) or for the others.
+template <Mode MODE, class T>
+bool launch_factor_table(const Batch<T>& p, cudaStream_t s) {
+  const bool left = p.a_bs == 1;
+  const bool sm90 = device_is_sm90();
+  if constexpr (sizeof(T) == 8) {
+    if (sm90)
+      return left ? launch_factor_rows<MODE, T, Sm90Table::double_left>(p, s)
+                  : launch_factor_rows<MODE, T, Sm90Table::double_right>(p, s);
+    return left ? launch_factor_rows<MODE, T, DefaultTable::double_left>(p, s)
+                : launch_factor_rows<MODE, T, DefaultTable::double_right>(p, s);
+  } else {
+    if (sm90)
+      return left ? launch_factor_rows<MODE, T, Sm90Table::float_left>(p, s)
+                  : launch_factor_rows<MODE, T, Sm90Table::float_right>(p, s);
+    return left ? launch_factor_rows<MODE, T, DefaultTable::float_left>(p, s)
+                : launch_factor_rows<MODE, T, DefaultTable::float_right>(p, s);
+  }
+}
+
+}  // namespace batchol::cuda
+
+#endif
