@@ -42,10 +42,11 @@ struct FactorEntry {
 // 8, one matrix per block on LayoutRight and 4 on LayoutLeft (fuller 32-byte
 // sectors), registers capped at 128 (MINB = 2) up to NP = 64 in double and 80
 // in float; in double above 104, 16 x 16 threads, as 8 x 8 would need more
-// than 255 registers per thread. In the H100 sweep that wrote the sm_90 table
-// (perf_tests/results/h100-2026-11-22-tablegen/), this tile shape was within
-// 1.26x of the fastest candidate at every measured order from 48 on (potrf and
-// posv, both layouts and precisions), 1.74x at 40.
+// than 255 registers per thread. On the H100 (perf_tests/results/
+// h100-2026-11-22-tablegen/confirm/) its potrf was within 1.25x of the sm_90
+// table's from n = 48 on and 1.8x at 40; at 25-32 the group of 16 lanes was
+// within 1.6x (posv 1.9x) where the sm_90 table takes 4 x 4 tiles or other
+// groups.
 template <std::size_t N>
 constexpr std::array<FactorEntry, N> default_rows(bool dbl, int mpb) {
   std::array<FactorEntry, N> r{};
@@ -54,7 +55,7 @@ constexpr std::array<FactorEntry, N> default_rows(bool dbl, int mpb) {
   r[i++] = {12, Kernel::Group, 12, 4, 4, 0, 0};
   r[i++] = {16, Kernel::Group, 16, 4, 4, 0, 0};
   r[i++] = {24, Kernel::Group, 24, 8, 4, 0, 0};
-  r[i++] = {32, Kernel::Group, 32, 8, 4, 0, 0};
+  r[i++] = {32, Kernel::Group, 32, 16, 4, 0, 0};
   for (int np = 40; np <= 128; np += 8) {
     if (dbl && np > 104) {
       if (np % 16 == 0) r[i++] = {np, Kernel::Tile, np, 16, 0, 2, 1};
