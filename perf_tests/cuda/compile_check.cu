@@ -19,8 +19,8 @@ using batchol::cuda::Mode;
 #ifndef BATCHOL_CHECK_FULL_TABLE
 // The table dispatch (Batchol_CudaFactorTable.cuh) on two rows; the real
 // tables' rows are checked by static_asserts when the header is included.
-constexpr FactorEntry check_rows[] = {{3, Kernel::Group, 3, 1, 4, 0, 0},
-                                      {24, Kernel::Tile, 24, 8, 0, 2, 1}};
+constexpr FactorEntry check_rows[] = {{3, Kernel::Group, 3, 1, 4, 0, 0, 0},
+                                      {24, Kernel::Tile, 24, 8, 0, 2, 1, 4}};
 #endif
 
 template <class T, Mode MODE>

@@ -8,10 +8,10 @@ src/cuda/Batchol_CudaTable.cuh dispatches potrf and posv with.
 
 For each precision, layout and measured order n, the chosen kernel is the one
 with the lowest time relative to the fastest, averaged over the batch sizes,
-counting potrf plus posv (posv factors with the same kernel, so that its
-factor is bit for bit potrf's) except where the table runs posv as potrf
-followed by the strided solve (`posv_splits`, mirroring `launch_posv_split`),
-where potrf alone counts. A measured n covers the orders above the previous
+counting potrf plus posv (posv factors with the same kernel instantiation, so
+that its factor is bit for bit potrf's; each takes its own number of matrices
+per block) except where the table runs posv as potrf followed by the strided
+solve (`posv_splits`, mirroring `launch_posv_split`), where potrf alone counts. A measured n covers the orders above the previous
 measured one, so the sweep must measure every order where a candidate's
 padded order changes (the kernels pad to their compile-time order).
 
@@ -32,6 +32,7 @@ def posv_splits(n, layout):
 
 
 def parse(name):
+    """Candidate name -> (kind, np, lanes, warps, minb, mpb), None if not a kernel."""
     m = CAND.fullmatch(name)
     if not m:
         return None
@@ -42,23 +43,55 @@ def parse(name):
 
 
 def choose(times, n, layout):
-    """times: {batch: {(kernel, op): ns}} -> (kernel, score, runner-up)."""
+    """times: {batch: {(kernel, op): ns}} -> (row, note).
+
+    Candidates that differ only in matrices per block (mpb) are one kernel
+    instantiation; mpb changes no arithmetic, so potrf and posv each take the
+    mpb that suits them and posv still factors as potrf does. The
+    instantiation is chosen by potrf + posv time (potrf alone where posv
+    splits), each at its best mpb, relative to the best instantiation and
+    averaged over the batch sizes."""
+    split = posv_splits(n, layout)
     score = collections.defaultdict(float)
     seen = collections.Counter()
     for per in times.values():
-        cost = {}
+        best_f, best_v = {}, {}
         for (k, op), t in per.items():
-            if op != "potrf" or parse(k) is None or (k, "posv") not in per:
+            e = parse(k)
+            if op != "potrf" or e is None or (k, "posv") not in per:
                 continue
-            cost[k] = t + (0 if posv_splits(n, layout) else per[(k, "posv")])
-        best = min(cost.values())
-        for k, c in cost.items():
-            score[k] += c / best / len(times)
-            seen[k] += 1
-    ranked = sorted((s, k) for k, s in score.items() if seen[k] == len(times))
+            inst = e[:5]
+            best_f[inst] = min(best_f.get(inst, t), t)
+            best_v[inst] = min(best_v.get(inst, per[(k, "posv")]), per[(k, "posv")])
+        cost = {i: best_f[i] + (0 if split else best_v[i]) for i in best_f}
+        lo = min(cost.values())
+        for i, c in cost.items():
+            score[i] += c / lo / len(times)
+            seen[i] += 1
+    ranked = sorted((s, i) for i, s in score.items() if seen[i] == len(times))
     if not ranked:
         sys.exit(f"no candidate with potrf and posv at n = {n} ({layout})")
-    return ranked[0][1], ranked[0][0], ranked[1] if len(ranked) > 1 else None
+    inst = ranked[0][1]
+
+    def best_mpb(op):
+        rel = collections.defaultdict(float)
+        for per in times.values():
+            ts = {parse(k)[5]: t for (k, o), t in per.items()
+                  if o == op and parse(k) and parse(k)[:5] == inst and (k, "posv") in per}
+            lo = min(ts.values())
+            for m, t in ts.items():
+                rel[m] += t / lo / len(times)
+        return min(rel, key=rel.get)
+
+    mpb_f, mpb_v = (best_mpb("potrf"), best_mpb("posv")) if inst[0] == "Tile" else (0, 0)
+    if split:  # posv runs potrf's launch, then the strided solve
+        mpb_v = mpb_f
+    label = lambda i: f"{i[0].lower()}<NP={i[1]},{'G' if i[0] == 'Group' else 'B'}={i[2]}" + (
+        f",W={i[3]}>" if i[0] == "Group" else f",MINB={i[4]}>")
+    note = f"{label(inst)}" + (f" mpb {mpb_f}/{mpb_v}" if inst[0] == "Tile" else "")
+    note += f" {ranked[0][0]:.3f}" + (
+        f", then {label(ranked[1][1])} {ranked[1][0]:.3f}" if len(ranked) > 1 else "")
+    return inst + (mpb_f, mpb_v), note
 
 
 def main():
@@ -86,10 +119,10 @@ def main():
         *[f"//   {s}" for s in sources],
         "// Do not edit: re-run the tuning (perf_tests/cuda/README.md). One row per",
         "// range of orders: {n_hi, kernel, padded order, lanes (G or B), warps per",
-        "// block (group), MINB (tile), matrices per block (tile)}; a row serves the",
-        "// orders above the previous row's n_hi. The comment gives the kernel's",
-        "// time relative to the fastest candidate (1 = fastest at every batch",
-        "// size) and the runner-up.",
+        "// block (group), MINB (tile), matrices per block for potrf and for posv",
+        "// (tile)}; a row serves the orders above the previous row's n_hi. The",
+        "// comment gives the kernel's time relative to the fastest (1 = fastest at",
+        "// every batch size) and the runner-up.",
         "struct Sm90Table {",
     ]
     for prec in ("double", "float"):
@@ -101,11 +134,9 @@ def main():
             for n in ns:
                 if n > a.max_n:
                     break
-                k, s, second = choose(times[(prec, layout, n)], n, layout)
-                e = parse(k)
+                e, note = choose(times[(prec, layout, n)], n, layout)
                 if e[1] < n:
-                    sys.exit(f"{k} cannot hold n = {n}")
-                note = f"{k} {s:.3f}" + (f", then {second[1]} {second[0]:.3f}" if second else "")
+                    sys.exit(f"{note} cannot hold n = {n}")
                 if rows and rows[-1][1] == e:
                     rows[-1] = (n, e, rows[-1][2] + [f"n={n}: {note}"])
                 else:
@@ -114,8 +145,9 @@ def main():
             for n_hi, e, notes in rows:
                 for nt in notes:
                     out.append(f"      // {nt}")
-                kind, np_, lanes, warps, minb, mpb = e
-                out.append(f"      {{{n_hi}, Kernel::{kind}, {np_}, {lanes}, {warps}, {minb}, {mpb}}},")
+                kind, np_, lanes, warps, minb, mpb, posv_mpb = e
+                out.append(
+                    f"      {{{n_hi}, Kernel::{kind}, {np_}, {lanes}, {warps}, {minb}, {mpb}, {posv_mpb}}},")
             out.append("  };")
     out.append("};")
     with open(a.out, "w") as f:

@@ -25,12 +25,14 @@ enum class Kernel { Group, Tile };
 
 // Orders (previous row's n_hi, n_hi] run `kernel` padded to `np`: the group
 // kernel with `lanes` lanes per matrix and `warps` warps per block, or the
-// tile kernel with a lanes x lanes thread block per matrix, `mpb` matrices
-// per block and __launch_bounds__ minimum `minb` blocks per SM.
+// tile kernel with a lanes x lanes thread block per matrix, __launch_bounds__
+// minimum `minb` blocks per SM, and `mpb` (potrf) or `posv_mpb` (posv)
+// matrices per block. How many matrices share a block changes no arithmetic,
+// so posv may take its own count and still factor as potrf does.
 struct FactorEntry {
   int n_hi;
   Kernel kernel;
-  int np, lanes, warps, minb, mpb;
+  int np, lanes, warps, minb, mpb, posv_mpb;
 };
 
 #include "Batchol_CudaTable_sm90.inc"
@@ -51,16 +53,16 @@ template <std::size_t N>
 constexpr std::array<FactorEntry, N> default_rows(bool dbl, int mpb) {
   std::array<FactorEntry, N> r{};
   std::size_t i = 0;
-  for (int n = 1; n <= 8; ++n) r[i++] = {n, Kernel::Group, n, 1, 4, 0, 0};
-  r[i++] = {12, Kernel::Group, 12, 4, 4, 0, 0};
-  r[i++] = {16, Kernel::Group, 16, 4, 4, 0, 0};
-  r[i++] = {24, Kernel::Group, 24, 8, 4, 0, 0};
-  r[i++] = {32, Kernel::Group, 32, 16, 4, 0, 0};
+  for (int n = 1; n <= 8; ++n) r[i++] = {n, Kernel::Group, n, 1, 4, 0, 0, 0};
+  r[i++] = {12, Kernel::Group, 12, 4, 4, 0, 0, 0};
+  r[i++] = {16, Kernel::Group, 16, 4, 4, 0, 0, 0};
+  r[i++] = {24, Kernel::Group, 24, 8, 4, 0, 0, 0};
+  r[i++] = {32, Kernel::Group, 32, 16, 4, 0, 0, 0};
   for (int np = 40; np <= 128; np += 8) {
     if (dbl && np > 104) {
-      if (np % 16 == 0) r[i++] = {np, Kernel::Tile, np, 16, 0, 2, 1};
+      if (np % 16 == 0) r[i++] = {np, Kernel::Tile, np, 16, 0, 2, 1, 1};
     } else {
-      r[i++] = {np, Kernel::Tile, np, 8, 0, np <= (dbl ? 64 : 80) ? 2 : 1, mpb};
+      r[i++] = {np, Kernel::Tile, np, 8, 0, np <= (dbl ? 64 : 80) ? 2 : 1, mpb, mpb};
     }
   }
   return r;
@@ -84,8 +86,8 @@ constexpr bool valid_table(const Rows& t) {
     if (e.n_hi <= lo || e.np < e.n_hi || e.lanes < 1) return false;
     if (e.kernel == Kernel::Group && (e.warps < 1 || 32 % e.lanes != 0)) return false;
     const int nt = e.lanes * e.lanes;
-    if (e.kernel == Kernel::Tile &&
-        (e.np % e.lanes != 0 || e.minb < 1 || e.mpb < 1 || (nt % 32 != 0 && 32 % nt != 0)))
+    if (e.kernel == Kernel::Tile && (e.np % e.lanes != 0 || e.minb < 1 || e.mpb < 1 ||
+                                     e.posv_mpb < 1 || (nt % 32 != 0 && 32 % nt != 0)))
       return false;
     lo = e.n_hi;
   }
@@ -110,7 +112,8 @@ bool try_row(const Batch<T>& p, cudaStream_t s) {
     if constexpr (e.kernel == Kernel::Group)
       launch_group<T, e.np, e.lanes, e.warps, MODE>(p, s);
     else
-      launch_tile<T, e.lanes, e.np / e.lanes, e.minb, MODE>(p, s, e.mpb);
+      launch_tile<T, e.lanes, e.np / e.lanes, e.minb, MODE>(
+          p, s, MODE == Mode::Posv ? e.posv_mpb : e.mpb);
     return true;
   }
 }
