@@ -35,7 +35,7 @@ void shapes(const Batch<T>& p, cudaStream_t s) {
   batchol::cuda::launch_group<T, 16, 16, 2, MODE>(p, s);
   batchol::cuda::launch_group<T, 32, 32, 4, MODE>(p, s);
   if constexpr (MODE == Mode::Potrf || MODE == Mode::Posv) {
-    batchol::cuda::launch_factor_rows<MODE, T, check_rows>(p, s);
+    batchol::cuda::launch_rows<MODE, T, check_rows>(p, s);
     batchol::cuda::launch_tile<T, 4, 5, 1, MODE>(p, s, 2);
     batchol::cuda::launch_tile<T, 8, 3, 2, MODE>(p, s, 1);
   } else {

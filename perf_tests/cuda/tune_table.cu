@@ -28,14 +28,14 @@ void table_launch(const Batch<T>& p, cudaStream_t s) {
 template <class T, Mode MODE>
 void default_launch(const Batch<T>& p, cudaStream_t s) {
   using batchol::cuda::DefaultTable;
-  using batchol::cuda::launch_factor_rows;
+  using batchol::cuda::launch_rows;
   const bool left = p.a_bs == 1, ok = [&] {
     if constexpr (sizeof(T) == 8)
-      return left ? launch_factor_rows<MODE, T, DefaultTable::double_left>(p, s)
-                  : launch_factor_rows<MODE, T, DefaultTable::double_right>(p, s);
+      return left ? launch_rows<MODE, T, DefaultTable::double_left>(p, s)
+                  : launch_rows<MODE, T, DefaultTable::double_right>(p, s);
     else
-      return left ? launch_factor_rows<MODE, T, DefaultTable::float_left>(p, s)
-                  : launch_factor_rows<MODE, T, DefaultTable::float_right>(p, s);
+      return left ? launch_rows<MODE, T, DefaultTable::float_left>(p, s)
+                  : launch_rows<MODE, T, DefaultTable::float_right>(p, s);
   }();
   if (!ok) {
     std::fprintf(stderr, "default table: no kernel for n = %d\n", p.n);

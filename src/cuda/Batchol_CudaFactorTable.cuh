@@ -75,10 +75,10 @@ struct DefaultTable {
 };
 
 // What the dispatcher relies on, checked when the table is compiled: rows in
-// increasing order from n = 1 to 128, each kernel's padded order holding its
+// increasing order from n = 1 to `top`, each kernel's padded order holding its
 // rows' orders, shapes the kernels accept.
 template <class Rows>
-constexpr bool valid_table(const Rows& t) {
+constexpr bool valid_table(const Rows& t, int top = 128) {
   const std::size_t rows = std::size(t);
   int lo = 0;
   for (std::size_t i = 0; i < rows; ++i) {
@@ -91,7 +91,7 @@ constexpr bool valid_table(const Rows& t) {
       return false;
     lo = e.n_hi;
   }
-  return rows > 0 && lo == 128;
+  return rows > 0 && lo == top;
 }
 static_assert(valid_table(Sm90Table::double_right) && valid_table(Sm90Table::double_left) &&
               valid_table(Sm90Table::float_right) && valid_table(Sm90Table::float_left));
@@ -109,11 +109,13 @@ bool try_row(const Batch<T>& p, cudaStream_t s) {
     return false;
   } else {
     if (p.n <= lo || p.n > e.n_hi) return false;
-    if constexpr (e.kernel == Kernel::Group)
+    if constexpr (e.kernel == Kernel::Group) {
       launch_group<T, e.np, e.lanes, e.warps, MODE>(p, s);
-    else
+    } else {
+      static_assert(MODE == Mode::Potrf || MODE == Mode::Posv, "tile rows: potrf and posv only");
       launch_tile<T, e.lanes, e.np / e.lanes, e.minb, MODE>(
           p, s, MODE == Mode::Posv ? e.posv_mpb : e.mpb);
+    }
     return true;
   }
 }
@@ -125,11 +127,10 @@ bool run(const Batch<T>& p, cudaStream_t s, std::index_sequence<I...>) {
 
 }  // namespace table_detail
 
-// Runs MODE (potrf or posv) with the kernel TABLE names for p.n; false when
-// p.n is outside the table (or above BATCHOL_CUDA_MAX_N).
+// Runs MODE with the kernel TABLE names for p.n; false when p.n is outside
+// the table (or above BATCHOL_CUDA_MAX_N).
 template <Mode MODE, class T, const auto& TABLE>
-bool launch_factor_rows(const Batch<T>& p, cudaStream_t s) {
-  static_assert(MODE == Mode::Potrf || MODE == Mode::Posv, "the table is for potrf and posv");
+bool launch_rows(const Batch<T>& p, cudaStream_t s) {
   constexpr std::size_t rows = std::size(TABLE);
   return table_detail::run<MODE, T, TABLE>(p, s, std::make_index_sequence<rows>{});
 }
@@ -160,16 +161,16 @@ bool launch_factor_table(const Batch<T>& p, cudaStream_t s) {
   const bool sm90 = device_is_sm90();
   if constexpr (sizeof(T) == 8) {
     if (sm90)
-      return left ? launch_factor_rows<MODE, T, Sm90Table::double_left>(p, s)
-                  : launch_factor_rows<MODE, T, Sm90Table::double_right>(p, s);
-    return left ? launch_factor_rows<MODE, T, DefaultTable::double_left>(p, s)
-                : launch_factor_rows<MODE, T, DefaultTable::double_right>(p, s);
+      return left ? launch_rows<MODE, T, Sm90Table::double_left>(p, s)
+                  : launch_rows<MODE, T, Sm90Table::double_right>(p, s);
+    return left ? launch_rows<MODE, T, DefaultTable::double_left>(p, s)
+                : launch_rows<MODE, T, DefaultTable::double_right>(p, s);
   } else {
     if (sm90)
-      return left ? launch_factor_rows<MODE, T, Sm90Table::float_left>(p, s)
-                  : launch_factor_rows<MODE, T, Sm90Table::float_right>(p, s);
-    return left ? launch_factor_rows<MODE, T, DefaultTable::float_left>(p, s)
-                : launch_factor_rows<MODE, T, DefaultTable::float_right>(p, s);
+      return left ? launch_rows<MODE, T, Sm90Table::float_left>(p, s)
+                  : launch_rows<MODE, T, Sm90Table::float_right>(p, s);
+    return left ? launch_rows<MODE, T, DefaultTable::float_left>(p, s)
+                : launch_rows<MODE, T, DefaultTable::float_right>(p, s);
   }
 }
 

@@ -17,6 +17,9 @@
 #include "Batchol_CudaGroupKernel.cuh"
 #include "Batchol_CudaStridedSolve.cuh"
 
+#include <array>
+#include <cstddef>
+
 namespace batchol::cuda {
 
 // Whether the strided warp solve beats the group kernel for a solve-only mode
@@ -85,11 +88,47 @@ bool launch_posv_split(const Batch<T>& p, cudaStream_t stream) {
   return true;
 }
 
+// The group kernels of the solve-only modes (n <= 64, where the strided solve
+// does not win), as rows: the shapes the factorization tuning of 2026-11-21
+// preferred for potrf (tune.cu times the solves with the fastest potrf
+// candidate only), per precision and whether rows are contiguous (`rows`,
+// LayoutRight: the kernels stage loads through shared memory, which favours
+// wider groups at some sizes). A thread per matrix while the triangle fits in
+// registers, except that with rows contiguous n = 7, 8 (and 6 in double) take
+// two lanes per matrix, each with half the triangle (tuning, large batch,
+// potrf: H100 47 against 33-35 % of the roofline at n = 8, 56 against 40 % at
+// n = 6 in double; H200 46 against 35 % at n = 8; cuda_tune_h{100,200}.json
+// of 2026-11-21); then groups of lanes, rows cyclic over the group. In double
+// a group of 16 at n = 64 would need more than 255 registers.
+template <std::size_t N>
+constexpr std::array<FactorEntry, N> solve_rows(bool dbl, bool rows) {
+  std::array<FactorEntry, N> r{};
+  std::size_t i = 0;
+  const int single = !rows ? 8 : dbl ? 5 : 6;
+  for (int n = 1; n <= single; ++n) r[i++] = {n, Kernel::Group, n, 1, 4, 0, 0, 0};
+  if (rows) r[i++] = {8, Kernel::Group, 8, 2, 4, 0, 0, 0};
+  r[i++] = {12, Kernel::Group, 12, 4, 4, 0, 0, 0};
+  r[i++] = {16, Kernel::Group, 16, 4, 4, 0, 0, 0};
+  r[i++] = {24, Kernel::Group, 24, 8, 4, 0, 0, 0};
+  r[i++] = {32, Kernel::Group, 32, rows ? 16 : 8, 4, 0, 0, 0};
+  r[i++] = {48, Kernel::Group, 48, 16, 4, 0, 0, 0};
+  r[i++] = !dbl && !rows ? FactorEntry{64, Kernel::Group, 64, 16, 4, 0, 0, 0}
+                         : FactorEntry{64, Kernel::Group, 64, 32, 2, 0, 0, 0};
+  return r;
+}
+struct SolveTable {
+  static constexpr auto double_rows = solve_rows<12>(true, true);
+  static constexpr auto double_other = solve_rows<14>(true, false);
+  static constexpr auto float_rows = solve_rows<13>(false, true);
+  static constexpr auto float_other = solve_rows<14>(false, false);
+};
+static_assert(valid_table(SolveTable::double_rows, 64) &&
+              valid_table(SolveTable::double_other, 64) &&
+              valid_table(SolveTable::float_rows, 64) && valid_table(SolveTable::float_other, 64));
+
 // The solve-only modes (potrs, trsv): the strided warp solve above n = 64 and
 // wherever the tuning measured it faster from 33 (strided_solve_wins), else
-// the group kernel that holds the factor in registers, with the shapes the
-// factorization tuning of 2026-11-21 preferred for potrf (tune.cu times the
-// solves with the fastest potrf candidate).
+// the group kernel that holds the factor in registers (SolveTable).
 template <Mode MODE, class T>
 bool launch_solve(const Batch<T>& p, cudaStream_t stream) {
   const int n = p.n;
@@ -97,90 +136,13 @@ bool launch_solve(const Batch<T>& p, cudaStream_t stream) {
     launch_strided_tuned<MODE>(p, stream);
     return true;
   }
-  // Rows contiguous (LayoutRight): the kernels stage loads through shared
-  // memory, which favours wider groups at some sizes.
   const bool rows = p.a_cs == 1;
-  // LayoutRight at n = 7, 8 (and 6 in double): two lanes per matrix, each with
-  // half the triangle, beat a thread per matrix (tuning, large batch, potrf:
-  // H100 47 against 33-35 % of the roofline at n = 8, 56 against 40 % at
-  // n = 6 in double; H200 46 against 35 % at n = 8; cuda_tune_h{100,200}.json
-  // of 2026-11-21).
-  if (rows && (n == 7 || n == 8 || (n == 6 && sizeof(T) == 8))) {
-    launch_group<T, 8, 2, 4, MODE>(p, stream);
-    return true;
-  }
-  // Thread per matrix while the triangle fits in registers.
-  switch (n) {
-    case 1:
-      launch_group<T, 1, 1, 4, MODE>(p, stream);
-      return true;
-    case 2:
-      launch_group<T, 2, 1, 4, MODE>(p, stream);
-      return true;
-    case 3:
-      launch_group<T, 3, 1, 4, MODE>(p, stream);
-      return true;
-    case 4:
-      launch_group<T, 4, 1, 4, MODE>(p, stream);
-      return true;
-    case 5:
-      launch_group<T, 5, 1, 4, MODE>(p, stream);
-      return true;
-    case 6:
-      launch_group<T, 6, 1, 4, MODE>(p, stream);
-      return true;
-    case 7:
-      launch_group<T, 7, 1, 4, MODE>(p, stream);
-      return true;
-    case 8:
-      launch_group<T, 8, 1, 4, MODE>(p, stream);
-      return true;
-    default:
-      break;
-  }
-  // Groups of lanes per matrix, rows cyclic over the group. `if constexpr`
-  // keeps entries above BATCHOL_CUDA_MAX_N from being instantiated at all.
-  if (n <= 12) {
-    launch_group<T, 12, 4, 4, MODE>(p, stream);
-    return true;
-  }
-  if (n <= 16) {
-    launch_group<T, 16, 4, 4, MODE>(p, stream);
-    return true;
-  }
-  if constexpr (BATCHOL_CUDA_MAX_N > 16) {
-    if (n <= 24) {
-      launch_group<T, 24, 8, 4, MODE>(p, stream);
-      return true;
-    }
-  }
-  if constexpr (BATCHOL_CUDA_MAX_N > 24) {
-    if (n <= 32) {
-      if (rows)
-        launch_group<T, 32, 16, 4, MODE>(p, stream);
-      else
-        launch_group<T, 32, 8, 4, MODE>(p, stream);
-      return true;
-    }
-  }
-  if constexpr (BATCHOL_CUDA_MAX_N > 32) {
-    if (n <= 48) {
-      launch_group<T, 48, 16, 4, MODE>(p, stream);
-      return true;
-    }
-  }
-  if constexpr (BATCHOL_CUDA_MAX_N > 48) {
-    // In double a group of 16 would need more than 255 registers.
-    if constexpr (sizeof(T) == 4) {
-      if (!rows) {
-        launch_group<T, 64, 16, 4, MODE>(p, stream);
-        return true;
-      }
-    }
-    launch_group<T, 64, 32, 2, MODE>(p, stream);
-    return true;
-  }
-  return false;
+  if constexpr (sizeof(T) == 8)
+    return rows ? launch_rows<MODE, T, SolveTable::double_rows>(p, stream)
+                : launch_rows<MODE, T, SolveTable::double_other>(p, stream);
+  else
+    return rows ? launch_rows<MODE, T, SolveTable::float_rows>(p, stream)
+                : launch_rows<MODE, T, SolveTable::float_other>(p, stream);
 }
 
 // Launches operation MODE on `stream` and returns true, or returns false when
