@@ -2,8 +2,8 @@
 //   nvcc -arch=sm_90 -std=c++17 -Isrc -c perf_tests/cuda/compile_check.cu -o /dev/null
 // By default it instantiates every kernel shape (thread per matrix and each
 // group width, every mode, both precisions; the tile kernel with 4x4 and 8x8
-// threads per matrix, potrf and posv, both precisions, and the factorization
-// table's dispatch on two rows; the strided warp solve)
+// threads per matrix, potrf and posv, both precisions, the panel kernel, and
+// the factorization table's dispatch on three rows; the strided warp solve)
 // at a small order,
 // which compiles in about a minute. -DBATCHOL_CHECK_FULL_TABLE instantiates the whole
 // sm_90 table instead (what a Kokkos build of the Cuda path compiles; minutes).
@@ -17,10 +17,11 @@ using batchol::cuda::Kernel;
 using batchol::cuda::Mode;
 
 #ifndef BATCHOL_CHECK_FULL_TABLE
-// The table dispatch (Batchol_CudaFactorTable.cuh) on two rows; the real
+// The table dispatch (Batchol_CudaFactorTable.cuh) on three rows; the real
 // tables' rows are checked by static_asserts when the header is included.
 constexpr FactorEntry check_rows[] = {{3, Kernel::Group, 3, 1, 4, 0, 0, 0},
-                                      {24, Kernel::Tile, 24, 8, 0, 2, 1, 4}};
+                                      {24, Kernel::Tile, 24, 8, 0, 2, 1, 4},
+                                      {32, Kernel::Panel, 32, 16, 0, 2, 1, 1, 16, 4}};
 #endif
 
 template <class T, Mode MODE>

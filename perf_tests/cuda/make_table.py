@@ -24,6 +24,7 @@ import re
 import sys
 
 CAND = re.compile(r"(group|tile)<NP=(\d+),(?:G|B)=(\d+),(?:W|MINB)=(\d+)(?:,MPB=(\d+))?>")
+PANEL = re.compile(r"panel<NP=(\d+),NB=(\d+),BX=(\d+),BY=(\d+),MINB=(\d+),MPB=(\d+)>")
 
 
 def posv_splits(n, layout):
@@ -32,14 +33,19 @@ def posv_splits(n, layout):
 
 
 def parse(name):
-    """Candidate name -> (kind, np, lanes, warps, minb, mpb), None if not a kernel."""
+    """Candidate name -> (kind, np, lanes, warps, minb, nb, by, mpb), None if
+    not a kernel; everything before mpb names the instantiation."""
+    m = PANEL.fullmatch(name)
+    if m:
+        np_, nb, bx, by, minb, mpb = map(int, m.groups())
+        return ("Panel", np_, bx, 0, minb, nb, by, mpb)
     m = CAND.fullmatch(name)
     if not m:
         return None
     kind, np_, lanes, third, mpb = m.groups()
     if kind == "group":
-        return ("Group", int(np_), int(lanes), int(third), 0, 0)
-    return ("Tile", int(np_), int(lanes), 0, int(third), int(mpb))
+        return ("Group", int(np_), int(lanes), int(third), 0, 0, 0, 0)
+    return ("Tile", int(np_), int(lanes), 0, int(third), 0, 0, int(mpb))
 
 
 def choose(times, n, layout):
@@ -60,7 +66,7 @@ def choose(times, n, layout):
             e = parse(k)
             if op != "potrf" or e is None or (k, "posv") not in per:
                 continue
-            inst = e[:5]
+            inst = e[:7]
             best_f[inst] = min(best_f.get(inst, t), t)
             best_v[inst] = min(best_v.get(inst, per[(k, "posv")]), per[(k, "posv")])
         cost = {i: best_f[i] + (0 if split else best_v[i]) for i in best_f}
@@ -76,19 +82,25 @@ def choose(times, n, layout):
     def best_mpb(op):
         rel = collections.defaultdict(float)
         for per in times.values():
-            ts = {parse(k)[5]: t for (k, o), t in per.items()
-                  if o == op and parse(k) and parse(k)[:5] == inst and (k, "posv") in per}
+            ts = {parse(k)[7]: t for (k, o), t in per.items()
+                  if o == op and parse(k) and parse(k)[:7] == inst and (k, "posv") in per}
             lo = min(ts.values())
             for m, t in ts.items():
                 rel[m] += t / lo / len(times)
         return min(rel, key=rel.get)
 
-    mpb_f, mpb_v = (best_mpb("potrf"), best_mpb("posv")) if inst[0] == "Tile" else (0, 0)
-    if split:  # posv runs potrf's launch, then the strided solve
+    mpb_f, mpb_v = (best_mpb("potrf"), best_mpb("posv")) if inst[0] != "Group" else (0, 0)
+    if split or inst[0] == "Panel":  # posv runs potrf's launch, then the strided solve
         mpb_v = mpb_f
-    label = lambda i: f"{i[0].lower()}<NP={i[1]},{'G' if i[0] == 'Group' else 'B'}={i[2]}" + (
-        f",W={i[3]}>" if i[0] == "Group" else f",MINB={i[4]}>")
-    note = f"{label(inst)}" + (f" mpb {mpb_f}/{mpb_v}" if inst[0] == "Tile" else "")
+
+    def label(i):
+        if i[0] == "Group":
+            return f"group<NP={i[1]},G={i[2]},W={i[3]}>"
+        if i[0] == "Tile":
+            return f"tile<NP={i[1]},B={i[2]},MINB={i[4]}>"
+        return f"panel<NP={i[1]},NB={i[5]},BX={i[2]},BY={i[6]},MINB={i[4]}>"
+
+    note = f"{label(inst)}" + (f" mpb {mpb_f}/{mpb_v}" if inst[0] != "Group" else "")
     note += f" {ranked[0][0]:.3f}" + (
         f", then {label(ranked[1][1])} {ranked[1][0]:.3f}" if len(ranked) > 1 else "")
     return inst + (mpb_f, mpb_v), note
@@ -119,8 +131,10 @@ def main():
         *[f"//   {s}" for s in sources],
         "// Do not edit: re-run the tuning (perf_tests/cuda/README.md). One row per",
         "// range of orders: {n_hi, kernel, padded order, lanes (G or B), warps per",
-        "// block (group), MINB (tile), matrices per block for potrf and for posv",
-        "// (tile)}; a row serves the orders above the previous row's n_hi. The",
+        "// block (group), MINB (tile, panel), matrices per block for potrf and for",
+        "// posv (tile, panel), and for the panel kernel its panel width and",
+        "// blockDim.y (lanes = blockDim.x)}; a row serves the orders above the",
+        "// previous row's n_hi. The",
         "// comment gives the kernel's time relative to the fastest (1 = fastest at",
         "// every batch size) and the runner-up.",
         "struct Sm90Table {",
@@ -145,9 +159,10 @@ def main():
             for n_hi, e, notes in rows:
                 for nt in notes:
                     out.append(f"      // {nt}")
-                kind, np_, lanes, warps, minb, mpb, posv_mpb = e
-                out.append(
-                    f"      {{{n_hi}, Kernel::{kind}, {np_}, {lanes}, {warps}, {minb}, {mpb}, {posv_mpb}}},")
+                kind, np_, lanes, warps, minb, nb, by, mpb, posv_mpb = e
+                tail = f", {nb}, {by}" if kind == "Panel" else ""
+                out.append(f"      {{{n_hi}, Kernel::{kind}, {np_}, {lanes}, {warps}, {minb}, {mpb}, "
+                           f"{posv_mpb}{tail}}},")
             out.append("  };")
     out.append("};")
     with open(a.out, "w") as f:

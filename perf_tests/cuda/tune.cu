@@ -480,6 +480,7 @@ template <class T>
 bool admissible(const Cand<T>& k, int n) {
   if (k.np < n) return false;
   if (k.table) return n > k.lo;
+  if (k.nb) return k.np - n < k.nb;   // the fewest panels of that width
   if (k.tile) return k.np - n < k.g;  // the smallest padding for that B
   if (k.g == 1) return k.np == n;
   return k.np - n < 16 && (n > 8 || k.g <= 4);
@@ -522,11 +523,11 @@ void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& tabl
       Data<T> d(n, 1000, lay, 1234 + n);
       plant_failures(d);
       const Ref<T> ref(d);
-      bool first_group = true, first_tile = true;
+      bool first_group = true, first_tile = true, first_panel = true;
       for (const Cand<T>* k : ks) {
         std::string why;
         // Mirror (write_transposed) on the first candidate of each kind.
-        bool& first = k->tile ? first_tile : first_group;
+        bool& first = k->nb ? first_panel : k->tile ? first_tile : first_group;
         const double e = check_cand(c, *k, d, ref, first, why);
         first = false;
         const bool ok = why.empty();

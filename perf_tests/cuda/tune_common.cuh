@@ -5,10 +5,21 @@
 #define BATCHOL_TUNE_COMMON_CUH
 
 #include "cuda/Batchol_CudaGroupKernel.cuh"
+#include "cuda/Batchol_CudaPanelKernel.cuh"
+#include "cuda/Batchol_CudaStridedSolve.cuh"
 #include "cuda/Batchol_CudaTileKernel.cuh"
 
 #include <string>
 #include <vector>
+
+// The candidate files are compiled TUNE_NPARTS times, part TUNE_PART each
+// (build_tune.sh); a plain compile builds every candidate.
+#ifndef TUNE_PART
+#define TUNE_PART 0
+#endif
+#ifndef TUNE_NPARTS
+#define TUNE_NPARTS 1
+#endif
 
 namespace tune {
 
@@ -25,6 +36,7 @@ struct Cand {
   int np = 0, g = 0, warps = 0;
   bool tile = false, table = false;
   int mpb = 1, lo = 0;
+  int nb = 0;  // panel kernel: columns per panel (g = BX)
   using Fn = void (*)(const Batch<T>&, cudaStream_t);
   Fn fn[5] = {};
 };
@@ -69,6 +81,32 @@ Cand<T> make_tile_cand() {
   c.mpb = MPB;
   c.fn[int(Mode::Potrf)] = &launch_tile_fixed<T, B, M, MINB, MPB, Mode::Potrf>;
   c.fn[int(Mode::Posv)] = &launch_tile_fixed<T, B, M, MINB, MPB, Mode::Posv>;
+  return c;
+}
+
+// The panel kernel (left-looking, NB-column panels; posv is it followed by
+// the strided solve, as in the table) with a fixed number of matrices per
+// block.
+template <class T, int BX, int BY, int NB, int KP, int MINB, int MPB, Mode MODE>
+void launch_panel_fixed(const Batch<T>& p, cudaStream_t s) {
+  batchol::cuda::launch_panel<T, BX, BY, NB, KP, MINB>(p, s, MPB);
+  if constexpr (MODE == Mode::Posv) batchol::cuda::launch_strided_tuned<Mode::Potrs>(p, s, true);
+}
+
+template <class T, int BX, int BY, int NB, int KP, int MINB, int MPB>
+Cand<T> make_panel_cand() {
+  Cand<T> c;
+  c.name = "panel<NP=" + std::to_string(NB * KP) + ",NB=" + std::to_string(NB) +
+           ",BX=" + std::to_string(BX) + ",BY=" + std::to_string(BY) +
+           ",MINB=" + std::to_string(MINB) + ",MPB=" + std::to_string(MPB) + ">";
+  c.np = NB * KP;
+  c.g = BX;
+  c.nb = NB;
+  c.warps = (BX * BY * MPB + 31) / 32;
+  c.tile = true;
+  c.mpb = MPB;
+  c.fn[int(Mode::Potrf)] = &launch_panel_fixed<T, BX, BY, NB, KP, MINB, MPB, Mode::Potrf>;
+  c.fn[int(Mode::Posv)] = &launch_panel_fixed<T, BX, BY, NB, KP, MINB, MPB, Mode::Posv>;
   return c;
 }
 

@@ -3,13 +3,6 @@
 // candidate only (if constexpr keeps the others from being instantiated).
 #include "tune_common.cuh"
 
-#ifndef TUNE_PART
-#define TUNE_PART 0
-#endif
-#ifndef TUNE_NPARTS
-#define TUNE_NPARTS 1
-#endif
-
 namespace tune {
 namespace {
 

@@ -4,13 +4,6 @@
 // one kernel per mode, registered with one and with several matrices per block.
 #include "tune_common.cuh"
 
-#ifndef TUNE_PART
-#define TUNE_PART 0
-#endif
-#ifndef TUNE_NPARTS
-#define TUNE_NPARTS 1
-#endif
-
 namespace tune {
 namespace {
 

@@ -11,6 +11,12 @@
 #include <stdexcept>
 #include <string>
 
+// Largest order the Cuda path's tables instantiate kernels for (every row
+// is an unrolled kernel); larger n take the Generic path.
+#ifndef BATCHOL_CUDA_MAX_N
+#define BATCHOL_CUDA_MAX_N 128
+#endif
+
 namespace batchol::cuda {
 
 // What one kernel launch computes. Potrs/TrsvN/TrsvT read the factor only.
@@ -65,6 +71,15 @@ __device__ __forceinline__ void pivot_roots(T d, bool fast, T& s, T& rs) {
     s = sqrt(d);
     rs = recip(s);
   }
+}
+
+// A copy of x the compiler cannot see through. Kernels that hold a matrix in
+// registers recompute their store addresses from it instead of keeping the
+// loads' addresses alive through the whole factorization (which costs two
+// registers per element).
+__device__ __forceinline__ std::int64_t opaque(std::int64_t x) {
+  asm volatile("" : "+l"(x));
+  return x;
 }
 
 // Errors become exceptions: the Kokkos layer must never abort on a launch failure.

@@ -8,6 +8,8 @@
 #define BATCHOL_CUDA_FACTOR_TABLE_CUH
 
 #include "Batchol_CudaGroupKernel.cuh"
+#include "Batchol_CudaPanelKernel.cuh"
+#include "Batchol_CudaStridedSolve.cuh"
 #include "Batchol_CudaTileKernel.cuh"
 
 #include <array>
@@ -15,24 +17,24 @@
 #include <iterator>
 #include <utility>
 
-#ifndef BATCHOL_CUDA_MAX_N
-#define BATCHOL_CUDA_MAX_N 128
-#endif
-
 namespace batchol::cuda {
 
-enum class Kernel { Group, Tile };
+enum class Kernel { Group, Tile, Panel };
 
 // Orders (previous row's n_hi, n_hi] run `kernel` padded to `np`: the group
 // kernel with `lanes` lanes per matrix and `warps` warps per block, or the
 // tile kernel with a lanes x lanes thread block per matrix, __launch_bounds__
 // minimum `minb` blocks per SM, and `mpb` (potrf) or `posv_mpb` (posv)
-// matrices per block. How many matrices share a block changes no arithmetic,
-// so posv may take its own count and still factor as potrf does.
+// matrices per block, or the panel kernel with a lanes x `by` thread block
+// per matrix and panels of `nb` columns (np a multiple of nb; minb, mpb and
+// posv_mpb as for the tile kernel). How many matrices share a block changes
+// no arithmetic, so posv may take its own count and still factor as potrf
+// does.
 struct FactorEntry {
   int n_hi;
   Kernel kernel;
   int np, lanes, warps, minb, mpb, posv_mpb;
+  int nb = 0, by = 0;
 };
 
 #include "Batchol_CudaTable_sm90.inc"
@@ -89,6 +91,10 @@ constexpr bool valid_table(const Rows& t, int top = 128) {
     if (e.kernel == Kernel::Tile && (e.np % e.lanes != 0 || e.minb < 1 || e.mpb < 1 ||
                                      e.posv_mpb < 1 || (nt % 32 != 0 && 32 % nt != 0)))
       return false;
+    if (e.kernel == Kernel::Panel &&
+        (e.nb < 1 || e.by < 1 || e.np % e.nb != 0 || e.nb % e.by != 0 || e.minb < 1 || e.mpb < 1 ||
+         e.posv_mpb < 1 || (e.lanes * e.by) % 32 != 0))
+      return false;
     lo = e.n_hi;
   }
   return rows > 0 && lo == top;
@@ -111,6 +117,12 @@ bool try_row(const Batch<T>& p, cudaStream_t s) {
     if (p.n <= lo || p.n > e.n_hi) return false;
     if constexpr (e.kernel == Kernel::Group) {
       launch_group<T, e.np, e.lanes, e.warps, MODE>(p, s);
+    } else if constexpr (e.kernel == Kernel::Panel) {
+      // posv: this potrf, then the strided solve on the systems it factored.
+      static_assert(MODE == Mode::Potrf || MODE == Mode::Posv, "panel rows: potrf and posv only");
+      launch_panel<T, e.lanes, e.by, e.nb, e.np / e.nb, e.minb>(
+          p, s, MODE == Mode::Posv ? e.posv_mpb : e.mpb);
+      if constexpr (MODE == Mode::Posv) launch_strided_tuned<Mode::Potrs>(p, s, true);
     } else {
       static_assert(MODE == Mode::Potrf || MODE == Mode::Posv, "tile rows: potrf and posv only");
       launch_tile<T, e.lanes, e.np / e.lanes, e.minb, MODE>(

@@ -54,14 +54,6 @@ struct Smem {
   }
 };
 
-// A copy of x the compiler cannot see through. The stores recompute their
-// addresses from it instead of keeping the loads' addresses alive through the
-// whole factorization (which costs two registers per element).
-__device__ __forceinline__ std::int64_t opaque(std::int64_t x) {
-  asm volatile("" : "+l"(x));
-  return x;
-}
-
 // Owners of column K publish it (all rows of tiles j1.., values above the
 // diagonal are never read) and its pivot d_K with 1/d_K. (Column 0 only; the
 // steps publish the next column themselves.)
