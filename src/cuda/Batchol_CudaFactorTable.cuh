@@ -51,6 +51,10 @@ struct FactorEntry {
 // table's from n = 48 on and 1.8x at 40; at 25-32 the group of 16 lanes was
 // within 1.6x (posv 1.9x) where the sm_90 table takes 4 x 4 tiles or other
 // groups.
+// The paper's own default, its panel kernel with a 16 x 4 block, measured
+// less robust here: with NB = 16 it was 1.0-2.1x the fastest candidate's
+// potrf at n = 28-128 (batch 10^4, both precisions and layouts), these rows
+// 1.0-1.8x (perf_tests/results/h100-2026-11-22-panel/).
 template <std::size_t N>
 constexpr std::array<FactorEntry, N> default_rows(bool dbl, int mpb) {
   std::array<FactorEntry, N> r{};

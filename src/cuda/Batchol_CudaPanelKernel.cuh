@@ -165,7 +165,7 @@ struct PanelColumn {
   }
 };
 
-// Panel K, then (if no pivot failed) panel K+1.
+// Panel K, then panel K+1.
 template <class T, int BX, int BY, int NB, int KP, int K>
 struct PanelStep {
   using Sh = Shape<BX, BY, NB, KP>;
@@ -178,7 +178,7 @@ struct PanelStep {
       const int n = c.n;
       // Addresses are recomputed per panel from opaque strides (else every
       // panel's addresses stay live from the start, two registers each).
-      const std::int64_t rs = opaque(c.rs), cs = opaque(c.cs);
+      const std::int64_t ars = opaque(c.rs), acs = opaque(c.cs);
       T* const a = c.a + opaque(0);
       // 1. The panel's rows (padding: the identity; above the diagonal: 0).
 #pragma unroll
@@ -187,7 +187,7 @@ struct PanelStep {
         for (int i = I0; i < MI; ++i) {
           const int row = c.tx + BX * i, col = C0 + c.ty + BY * j;
           T v = row == col ? T(1) : T(0);
-          if (row < n && col <= row) v = a[row * rs + col * cs];
+          if (row < n && col <= row) v = a[row * ars + col * acs];
           r[i][j] = v;
         }
       }
@@ -197,13 +197,13 @@ struct PanelStep {
       for (int l0 = 0; l0 < C0; l0 += NB) {
         __syncthreads();  // the previous panel's readers are done
         constexpr int rows = NR - R0;
+        // Along rows when they are contiguous (LayoutRight), else down columns.
+        const bool rowfast = acs == 1;
         for (int e = c.lid; e < rows * NB; e += Sh::NT) {
-          // Along rows when they are contiguous (LayoutRight), else down columns.
-          const bool rowfast = cs == 1;
           const int l = rowfast ? e % NB : e / rows;
           const int row = R0 + (rowfast ? e / NB : e % rows);
           const int col = l0 + l;
-          ls[l * S::kLd + row] = row < n && col < n ? a[row * rs + col * cs] : T(0);
+          ls[l * S::kLd + row] = row < n && col < n ? a[row * ars + col * acs] : T(0);
         }
         __syncthreads();
 #pragma unroll 2
