@@ -61,6 +61,12 @@ struct Pack {
   using V = vec_t<T>;
   using M = mask_t<T>;
 
+  // Lane bit masks (store_lanes): all W lanes, and the lowest k of them.
+  static constexpr unsigned all_bits = (1u << W) - 1;
+  static constexpr unsigned low_bits(int k) {
+    return k <= 0 ? 0u : k >= W ? all_bits : (1u << k) - 1;
+  }
+
   const Problem<T>& pr;
   std::int64_t first;  // batch index of lane 0
   int count;           // lanes holding real matrices: W except at the end
@@ -127,11 +133,9 @@ struct Pack {
       const int lo = Rows || mirror ? 0 : a, hi = Rows && !mirror ? a : n - 1;
       for (int b = lo; b <= hi; b += W) {
         const int b0 = std::min(b, n - W);
-        // Positions b0 + e in the lower triangle, as a vector comparison: a
-        // mask written lane by lane would go through memory and stall the
-        // vector load that reads it back (measured: +60% on the whole potrf).
-        const M pos = iota_mask<T>() + splat_mask<T>(b0);
-        const M lower = Rows ? M(pos <= splat_mask<T>(a)) : M(pos >= splat_mask<T>(a));
+        // Bit e: position b0 + e is in the lower triangle (row: b0 + e <= a;
+        // column: b0 + e >= a).
+        const unsigned lower = Rows ? low_bits(a - b0 + 1) : all_bits & ~low_bits(a - b0);
         V t[W];
         if (mirror) {
           for (int e = 0; e < W; ++e) {
@@ -149,11 +153,8 @@ struct Pack {
           }
         }
         transpose<T>(t);
-        for (int ln = 0; ln < W; ++ln) {
-          T* p = lane_a_mut(ln) + a * ls + b0;
-          const M keep = lower | splat_mask<T>(mirror && ok[ln] ? -1 : 0);
-          storeu(p, select(keep, t[ln], loadu(p)));
-        }
+        for (int ln = 0; ln < W; ++ln)
+          store_lanes(lane_a_mut(ln) + a * ls + b0, t[ln], mirror && ok[ln] ? all_bits : lower);
       }
     }
   }
@@ -214,21 +215,15 @@ struct Pack {
       const int f0 = chunk_start(c, n);
       if (!mirror && !has_lower(n, f0)) continue;
       V t[W];
-      // Bit e: position f0 + e is in the lower triangle. Expanded to a mask
-      // with vector shifts: a mask written lane by lane would go through
-      // memory and stall the vector load that reads it back.
-      std::int64_t bits = 0;
+      // Bit e: position f0 + e is in the lower triangle.
+      unsigned lower = 0;
       for_chunk(n, f0, [&](int e, int i, int j) {
-        bits |= std::int64_t(i >= j) << e;
+        lower |= unsigned(i >= j) << e;
         t[e] = l[i >= j ? tri(i, j) : tri(j, i)];
       });
-      const M lower = -((splat_mask<T>(int(bits)) >> iota_mask<T>()) & splat_mask<T>(1));
       transpose<T>(t);
-      for (int ln = 0; ln < W; ++ln) {
-        T* p = lane_a_mut(ln) + f0;
-        const M keep = lower | splat_mask<T>(mirror && ok[ln] ? -1 : 0);
-        storeu(p, select(keep, t[ln], loadu(p)));
-      }
+      for (int ln = 0; ln < W; ++ln)
+        store_lanes(lane_a_mut(ln) + f0, t[ln], mirror && ok[ln] ? all_bits : lower);
     }
   }
 
@@ -383,19 +378,59 @@ inline constexpr int prefetch_distance = BATCHOL_HOST_PREFETCH_DISTANCE;
 inline constexpr int prefetch_distance = 2;
 #endif
 
+//
+// With the matrix index slowest (LayoutRight and subviews of it) a pack is W
+// separate matrices, each a few contiguous lines per row (or column) of its
+// triangle. The hardware prefetchers see each pack's lines only when the
+// transfer reads them, right before the kernel needs them, so a batch from
+// memory ran at a third of the copy bandwidth whatever n; those lines are
+// prefetched by hand too, one prefetch per line of each line of the triangle.
+// (Only up to this order: from n = 16 on, the matrices-as-lines transfers and
+// kernels are slower than memory, and the prefetches cost more than they save:
+// measured, DRAM-resident double potrf, n = 4 29 -> 22 ns per matrix, n = 8 93
+// -> 85, n = 16 unchanged, n = 32 1330 -> 1590 with them.)
+inline constexpr int prefetch_lines_max_n = 8;
+
+template <class T>
+BATCHOL_HOST_INLINE void prefetch_lines(const T* m, int n, std::ptrdiff_t rs, std::ptrdiff_t cs) {
+  constexpr int per_line = 64 / int(sizeof(T));
+  const bool rows = cs == 1;
+  const std::ptrdiff_t ls = rows ? rs : cs;
+  for (int a = 0; a < n; ++a) {
+    const int lo = rows ? 0 : a, hi = rows ? a : n - 1;
+    const T* line = m + a * ls;
+    for (int b = lo; b <= hi; b += per_line) __builtin_prefetch(line + b, 1, 3);
+    __builtin_prefetch(line + hi, 1, 3);  // the last line when [lo, hi] straddles one more
+  }
+}
+
 template <class T>
 BATCHOL_HOST_INLINE void prefetch_pack(const Problem<T>& pr, std::int64_t pack, int n) {
   constexpr int W = width_v<T>;
   if (pack >= (pr.batch + W - 1) / W) return;
+  const int lanes = int(std::min<std::int64_t>(W, pr.batch - pack * W));
   if (pr.a_bs == 1) {
     const T* a = pr.a + pack * W;
     for (int i = 0; i < n; ++i)
       for (int j = 0; j <= i; ++j) __builtin_prefetch(a + i * pr.a_rs + j * pr.a_cs, 1, 3);
+  } else if ((pr.a_cs == 1 || pr.a_rs == 1) && n <= prefetch_lines_max_n) {
+    for (int ln = 0; ln < lanes; ++ln)
+      prefetch_lines(pr.a + (pack * W + ln) * pr.a_bs, n, pr.a_rs, pr.a_cs);
   }
-  if (pr.b_bs == 1 && pr.nrhs > 0) {
-    const T* b = pr.b + pack * W;
-    for (int c = 0; c < pr.nrhs; ++c)
-      for (int i = 0; i < n; ++i) __builtin_prefetch(b + i * pr.b_rs + c * pr.b_cs, 1, 3);
+  if (pr.nrhs > 0) {
+    if (pr.b_bs == 1) {
+      const T* b = pr.b + pack * W;
+      for (int c = 0; c < pr.nrhs; ++c)
+        for (int i = 0; i < n; ++i) __builtin_prefetch(b + i * pr.b_rs + c * pr.b_cs, 1, 3);
+    } else if (pr.b_rs == 1) {
+      constexpr int per_line = 64 / int(sizeof(T));
+      for (int ln = 0; ln < lanes; ++ln)
+        for (int c = 0; c < pr.nrhs; ++c) {
+          const T* col = pr.b + (pack * W + ln) * pr.b_bs + c * pr.b_cs;
+          for (int i = 0; i < n; i += per_line) __builtin_prefetch(col + i, 1, 3);
+          __builtin_prefetch(col + n - 1, 1, 3);
+        }
+    }
   }
 }
 

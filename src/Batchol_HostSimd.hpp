@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #if defined(__AVX__) || defined(__SSE2__)
@@ -130,11 +131,64 @@ BATCHOL_HOST_INLINE void storeu(T* p, const vec_t<T>& v) {
   *reinterpret_cast<typename Simd<T>::U*>(p) = v;
 }
 
+// Aligned store that bypasses the caches (a non-temporal, write-combining
+// store): a whole vector of lanes is a whole cache line with AVX-512, so the
+// line is written to memory without first being read (no read-for-ownership).
+// Only for data that will not be read again soon; callers end with
+// stream_fence(). p must be aligned to the vector's size.
+template <class T>
+BATCHOL_HOST_INLINE void stream_store(T* p, const vec_t<T>& v) {
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<T, double>)
+    _mm512_stream_pd(p, (__m512d)v);
+  else
+    _mm512_stream_ps(p, (__m512)v);
+#elif defined(__AVX__)
+  if constexpr (std::is_same_v<T, double>)
+    _mm256_stream_pd(p, (__m256d)v);
+  else
+    _mm256_stream_ps(p, (__m256)v);
+#elif defined(__SSE2__)
+  if constexpr (std::is_same_v<T, double>)
+    _mm_stream_pd(p, (__m128d)v);
+  else
+    _mm_stream_ps(p, (__m128)v);
+#else
+  *reinterpret_cast<vec_t<T>*>(p) = v;
+#endif
+}
+
+// Orders the non-temporal stores before whatever follows (another thread
+// reading the results after the parallel region).
+BATCHOL_HOST_INLINE void stream_fence() {
+#if defined(__SSE2__) || defined(__AVX__) || defined(__AVX512F__)
+  _mm_sfence();
+#endif
+}
+
 // m ? a : b lane by lane, written with bit operations because the vector
 // ternary operator is not accepted by every compiler that has vector types.
 template <class V, class M>
 BATCHOL_HOST_INLINE V select(M m, V a, V b) {
   return (V)(((M)a & m) | ((M)b & ~m));
+}
+
+// Stores the lanes of v whose bit is set in `bits` (lane e: bit e); the other
+// lanes' memory is left as it is. With AVX-512 a masked store, which neither
+// reads the line first nor needs a vector mask (measured: the load, the blend
+// and building the mask lane by lane were most of the LayoutRight transfers'
+// time); elsewhere a blend with what memory holds.
+template <class T>
+BATCHOL_HOST_INLINE void store_lanes(T* p, const vec_t<T>& v, unsigned bits) {
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<T, double>)
+    _mm512_mask_storeu_pd(p, __mmask8(bits), (__m512d)v);
+  else
+    _mm512_mask_storeu_ps(p, __mmask16(bits), (__m512)v);
+#else
+  const mask_t<T> m = -((splat_mask<T>(int(bits)) >> iota_mask<T>()) & splat_mask<T>(1));
+  storeu(p, select(m, v, loadu(p)));
+#endif
 }
 
 // The pivot test of every path (pivot_ok): rejects <= 0, NaN and +Inf.
