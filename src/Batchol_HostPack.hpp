@@ -72,13 +72,15 @@ struct Pack {
   int count;           // lanes holding real matrices: W except at the end
   Access a_access;
   bool b_direct;
+  bool b_lines;  // a full pack whose right-hand side columns are contiguous
 
   Pack(const Problem<T>& p, std::int64_t pack)
       : pr(p),
         first(pack * W),
         count(static_cast<int>(std::clamp<std::int64_t>(p.batch - pack * W, 0, W))),
         a_access(access_of(p, count)),
-        b_direct(p.b_bs == 1 && count == W) {}
+        b_direct(p.b_bs == 1 && count == W),
+        b_lines(p.b_bs != 1 && p.b_rs == 1 && count == W) {}
 
   static Access access_of(const Problem<T>& p, int count) {
     if (count < W) return Access::Gathered;
@@ -333,6 +335,18 @@ struct Pack {
       for (int i = 0; i < n; ++i) x[i] = loadu(b + i * rs);
       return;
     }
+    if (b_lines) {
+      // Each lane's column in chunks of up to W entries, transposed: the
+      // entries past n are neither read nor kept.
+      for (int i0 = 0; i0 < n; i0 += W) {
+        const int m = std::min(W, n - i0);
+        V t[W];
+        for (int ln = 0; ln < W; ++ln) t[ln] = load_lanes(lane_b(ln) + off + i0, low_bits(m));
+        transpose<T>(t);
+        for (int e = 0; e < m; ++e) x[i0 + e] = t[e];
+      }
+      return;
+    }
     if (count < W)
       for (int i = 0; i < n; ++i) x[i] = splat<T>(T(0));
     for (int ln = 0; ln < count; ++ln) {
@@ -351,6 +365,17 @@ struct Pack {
         for (int i = 0; i < n; ++i) storeu(b + i * rs, select(ok, x[i], loadu(b + i * rs)));
       else
         for (int i = 0; i < n; ++i) storeu(b + i * rs, x[i]);
+      return;
+    }
+    if (b_lines) {
+      for (int i0 = 0; i0 < n; i0 += W) {
+        const int m = std::min(W, n - i0);
+        V t[W];
+        for (int e = 0; e < W; ++e) t[e] = i0 + e < n ? x[i0 + e] : splat<T>(T(0));
+        transpose<T>(t);
+        for (int ln = 0; ln < W; ++ln)
+          store_lanes(lane_b(ln) + off + i0, t[ln], masked && !ok[ln] ? 0u : low_bits(m));
+      }
       return;
     }
     for (int ln = 0; ln < count; ++ln) {

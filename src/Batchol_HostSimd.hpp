@@ -173,6 +173,23 @@ BATCHOL_HOST_INLINE V select(M m, V a, V b) {
   return (V)(((M)a & m) | ((M)b & ~m));
 }
 
+// The lanes whose bit is set in `bits` from p (lane e: p[e]), zero in the
+// others, whose memory is not read (it may lie past the end of an array).
+template <class T>
+BATCHOL_HOST_INLINE vec_t<T> load_lanes(const T* p, unsigned bits) {
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<T, double>)
+    return (vec_t<T>)_mm512_maskz_loadu_pd(__mmask8(bits), p);
+  else
+    return (vec_t<T>)_mm512_maskz_loadu_ps(__mmask16(bits), p);
+#else
+  vec_t<T> v{};
+  for (int e = 0; e < width_v<T>; ++e)
+    if (bits >> e & 1u) v[e] = p[e];
+  return v;
+#endif
+}
+
 // Stores the lanes of v whose bit is set in `bits` (lane e: bit e); the other
 // lanes' memory is left as it is. With AVX-512 a masked store, which neither
 // reads the line first nor needs a vector mask (measured: the load, the blend

@@ -545,7 +545,9 @@ void check_failures(const Exec& exec, const char* space, int n, Lay lay, Uplo up
       {2 * w + 1, Fault::InfDiag, 0, 0, 1, 0},                  // first column
       {3 * w + 2, Fault::NaNOffDiag, n - 1, 1, n, 1},           // NaN below the diagonal
   };
-  Batch<T> a0(batch, n, n, lay), b0(batch, n, 2, lay);
+  // One right-hand side at odd n (contiguous columns on LayoutRight: the
+  // transposing transfer), two at even n (the lane-by-lane one).
+  Batch<T> a0(batch, n, n, lay), b0(batch, n, n % 2 ? 1 : 2, lay);
   fill_spd(a0, 99 + n);
   fill_random(b0, 98 + n);
   Batch<T> af = a0;
