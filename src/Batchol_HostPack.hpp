@@ -403,7 +403,6 @@ inline constexpr int prefetch_distance = BATCHOL_HOST_PREFETCH_DISTANCE;
 inline constexpr int prefetch_distance = 2;
 #endif
 
-//
 // With the matrix index slowest (LayoutRight and subviews of it) a pack is W
 // separate matrices, each a few contiguous lines per row (or column) of its
 // triangle. The hardware prefetchers see each pack's lines only when the
