@@ -415,16 +415,21 @@ inline constexpr int prefetch_distance = 2;
 // -> 85, n = 16 unchanged, n = 32 1330 -> 1590 with them.)
 inline constexpr int prefetch_lines_max_n = 8;
 
+// Every cache line of the contiguous scalars [first, last].
+template <class T>
+BATCHOL_HOST_INLINE void prefetch_span(const T* first, const T* last) {
+  constexpr int per_line = 64 / int(sizeof(T));
+  for (const T* p = first; p <= last; p += per_line) __builtin_prefetch(p, 1, 3);
+  __builtin_prefetch(last, 1, 3);  // the last line when the span straddles one more
+}
+
 template <class T>
 BATCHOL_HOST_INLINE void prefetch_lines(const T* m, int n, std::ptrdiff_t rs, std::ptrdiff_t cs) {
-  constexpr int per_line = 64 / int(sizeof(T));
   const bool rows = cs == 1;
   const std::ptrdiff_t ls = rows ? rs : cs;
   for (int a = 0; a < n; ++a) {
-    const int lo = rows ? 0 : a, hi = rows ? a : n - 1;
     const T* line = m + a * ls;
-    for (int b = lo; b <= hi; b += per_line) __builtin_prefetch(line + b, 1, 3);
-    __builtin_prefetch(line + hi, 1, 3);  // the last line when [lo, hi] straddles one more
+    prefetch_span(line + (rows ? 0 : a), line + (rows ? a : n - 1));
   }
 }
 
@@ -447,12 +452,10 @@ BATCHOL_HOST_INLINE void prefetch_pack(const Problem<T>& pr, std::int64_t pack, 
       for (int c = 0; c < pr.nrhs; ++c)
         for (int i = 0; i < n; ++i) __builtin_prefetch(b + i * pr.b_rs + c * pr.b_cs, 1, 3);
     } else if (pr.b_rs == 1) {
-      constexpr int per_line = 64 / int(sizeof(T));
       for (int ln = 0; ln < lanes; ++ln)
         for (int c = 0; c < pr.nrhs; ++c) {
           const T* col = pr.b + (pack * W + ln) * pr.b_bs + c * pr.b_cs;
-          for (int i = 0; i < n; i += per_line) __builtin_prefetch(col + i, 1, 3);
-          __builtin_prefetch(col + n - 1, 1, 3);
+          prefetch_span(col, col + n - 1);
         }
     }
   }

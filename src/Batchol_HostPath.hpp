@@ -141,7 +141,8 @@ struct HostFunctor {
   Problem<T> pr;
   std::int64_t npacks;
   std::int64_t packs_per_chunk;
-  bool staged;  // LayoutLeft chunks go through a Stage (stages())
+  bool staged;    // LayoutLeft chunks go through a Stage (stages())
+  bool streamed;  // and are written back with non-temporal stores (streamed_out())
 
   void operator()(std::int64_t chunk) const {
     const std::int64_t begin = chunk * packs_per_chunk;
@@ -198,7 +199,7 @@ struct HostFunctor {
         }
       }
     }
-    stage.out(pr, p0, count, factors_v<Op>, rhs);
+    stage.out(pr, p0, count, factors_v<Op>, rhs, streamed);
   }
 
   void work(const Problem<T>& p, std::int64_t begin, std::int64_t end) const {
@@ -241,7 +242,8 @@ void launch(const ExecSpace& exec, const Problem<T>& pr) {
   const std::int64_t npacks = (pr.batch + width_v<T> - 1) / width_v<T>;
   const std::int64_t ppc = packs_per_chunk(pr, npacks, exec.concurrency());
   const std::int64_t nchunks = (npacks + ppc - 1) / ppc;
-  const HostFunctor<Op, T, N, Fast> functor{pr, npacks, ppc, stages(pr)};
+  const bool staged = stages(pr);
+  const HostFunctor<Op, T, N, Fast> functor{pr, npacks, ppc, staged, staged && streamed_out(pr)};
   Kokkos::parallel_for(
       "batchol::host",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, nchunks), functor);

@@ -149,9 +149,10 @@ class Stage {
   }
 
   // Back to pr: the factor (writes_a; with pr.mirror also its transpose into
-  // the upper triangle of the lanes whose ok is all ones) and, with rhs, B.
-  void out(const Problem<T>& pr, std::int64_t p0, std::int64_t count, bool writes_a, bool rhs) {
-    const bool nt = streamed_out(pr);
+  // the upper triangle of the lanes whose ok is all ones) and, with rhs, B;
+  // with nt (streamed_out(pr), decided once per call) by non-temporal stores.
+  void out(const Problem<T>& pr, std::int64_t p0, std::int64_t count, bool writes_a, bool rhs,
+           bool nt) {
     if (writes_a) {
       copy_out(count, E_, buffer_.data(), pr.a + p0 * W, off_.data(), nt);
       if (pr.mirror)
