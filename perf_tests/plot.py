@@ -17,6 +17,7 @@ JSON file.
 """
 import argparse
 import collections
+import gzip
 import json
 import math
 import os
@@ -29,11 +30,16 @@ NAME = re.compile(
 TABLE_N = [4, 8, 16, 32, 64, 100]
 
 
+
+def open_result(path):
+    """Results are committed gzipped when large (perf_tests/results/*.json.gz)."""
+    return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
+
 def load(paths, labels):
     """Records (dicts) of every successful median (or single) result."""
     records, contexts = [], []
     for path, label in zip(paths, labels):
-        with open(path) as f:
+        with open_result(path) as f:
             data = json.load(f)
         contexts.append((label, data.get("context", {})))
         for b in data.get("benchmarks", []):
@@ -218,7 +224,7 @@ def main(argv):
     if args.save_merged:
         merged = None
         for path in args.json:
-            with open(path) as f:
+            with open_result(path) as f:
                 data = json.load(f)
             if merged is None:
                 merged = data
@@ -230,7 +236,7 @@ def main(argv):
         with open(args.save_merged, "w") as f:
             json.dump(merged, f, separators=(",", ":"))
     labels = args.labels.split(",") if args.labels else [
-        os.path.splitext(os.path.basename(p))[0] for p in args.json]
+        os.path.basename(p).removesuffix(".gz").removesuffix(".json") for p in args.json]
     records, contexts = load(args.json, labels)
     if not records:
         print("no successful results found", file=sys.stderr)

@@ -19,6 +19,7 @@ Usage: make_table.py TUNE.json [more.json ...] [-o OUT.inc]
 """
 import argparse
 import collections
+import gzip
 import json
 import re
 import sys
@@ -116,7 +117,8 @@ def main():
     times = collections.defaultdict(lambda: collections.defaultdict(dict))
     sources = []
     for path in a.json:
-        d = json.load(open(path))
+        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+            d = json.load(f)
         if d.get("check_failures"):
             print(f"note: {path} reports {d['check_failures']} check failures", file=sys.stderr)
         bad = {(r["check"], r["prec"], r["n"]) for r in d["records"] if "check" in r and not r["ok"]}
