@@ -39,10 +39,12 @@ struct Limits;
 template <>
 struct Limits<float> {
   static constexpr float max = 3.40282346638528859811704183484516925e+38F;
+  static constexpr float min_normal = 1.17549435082228750796873653722224568e-38F;
 };
 template <>
 struct Limits<double> {
   static constexpr double max = 1.79769313486231570814527423731704357e+308;
+  static constexpr double min_normal = 2.22507385850720138309023271733240406e-308;
 };
 
 }  // namespace batchol::detail

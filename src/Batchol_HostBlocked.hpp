@@ -56,7 +56,7 @@ struct Blocked {
       BATCHOL_HOST_UNROLL
       for (int e = 0; e < C; ++e)
         if (e < c) d -= acc[c][e] * acc[c][e];
-      d = checked_pivot<T>(d, j0 + c + 1, info);
+      d = checked_pivot<T, Fast>(d, j0 + c + 1, info);
       if constexpr (Fast) {
         rsqrt_sqrt_fast(d, r[c], s[c]);
       } else {

@@ -208,10 +208,16 @@ BATCHOL_HOST_INLINE void store_lanes(T* p, const vec_t<T>& v, unsigned bits) {
 #endif
 }
 
-// The pivot test of every path (pivot_ok): rejects <= 0, NaN and +Inf.
-template <class T>
+// The pivot test of every path (pivot_ok): rejects <= 0, NaN and +Inf. With
+// Fast (Options::fast_math) subnormal pivots are flushed to zero, i.e.
+// rejected too: the hardware's reciprocal square root estimates treat them
+// as zero (AVX-512 rsqrt14 in float, SSE/AVX rsqrt), and Kurzak et al.'s
+// fast math flushes denormals (--ftz).
+template <class T, bool Fast = false>
 BATCHOL_HOST_INLINE mask_t<T> pivot_ok(vec_t<T> d) {
-  return (mask_t<T>)((d > splat<T>(T(0))) & (d <= splat<T>(Limits<T>::max)));
+  const T lo = Fast ? Limits<T>::min_normal : T(0);
+  const mask_t<T> above = Fast ? (mask_t<T>)(d >= splat<T>(lo)) : (mask_t<T>)(d > splat<T>(lo));
+  return (mask_t<T>)(above & (d <= splat<T>(Limits<T>::max)));
 }
 
 #if defined(__AVX512F__)

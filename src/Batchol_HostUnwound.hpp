@@ -30,10 +30,11 @@ namespace batchol::detail::host {
 inline namespace BATCHOL_HOST_ISA {
 
 // Records column `col` (1-based) in the lanes whose pivot d fails for the first
-// time, and returns d with failed lanes replaced by 1.
-template <class T>
+// time (with Fast, subnormal pivots fail too: pivot_ok), and returns d with
+// failed lanes replaced by 1.
+template <class T, bool Fast>
 BATCHOL_HOST_INLINE vec_t<T> checked_pivot(vec_t<T> d, int col, mask_t<T>& info) {
-  const mask_t<T> ok = pivot_ok<T>(d);
+  const mask_t<T> ok = pivot_ok<T, Fast>(d);
   const mask_t<T> first_failure = ~ok & (info == splat_mask<T>(0));
   info |= first_failure & splat_mask<T>(col);
   return select(ok, d, splat<T>(T(1)));
@@ -103,7 +104,7 @@ struct Unwound {
         V d = l[q * E + tri(j, j)];
         BATCHOL_HOST_UNROLL
         for (int k = 0; k < j; ++k) d -= l[q * E + tri(j, k)] * l[q * E + tri(j, k)];
-        d = checked_pivot<T>(d, j + 1, info[q]);
+        d = checked_pivot<T, Fast>(d, j + 1, info[q]);
         if constexpr (Fast) {
           rsqrt_sqrt_fast(d, r[q], s[q]);
         } else {

@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 #include <Batchol.hpp>
 
+#include <cmath>
+#include <limits>
+
 namespace batchol_test {
 namespace {
 
@@ -99,6 +102,60 @@ TYPED_TEST(Info, EveryMatrixFailsAtItsOwnColumn) {
         SCOPED_TRACE(case_name(n, batch, path) + (fast ? ", fast_math" : ""));
         const Run<C> r = run_potrf<C>(images, n, path, fast);
         EXPECT_EQ(r.info, want);
+      }
+  }
+}
+
+// A pivot below the smallest normal number (2^-127 in float, 2^-1023 in
+// double: subnormal, with a finite reciprocal). Without fast_math every path
+// factors it as LAPACK does. With fast_math the Host and Cuda paths flush it
+// to zero, as their reciprocal square root estimates do: info is its column,
+// the columns before it hold the factor, the other matrices are untouched by
+// it; the Generic path, which ignores fast_math, still factors it. The
+// matrix: 1 on the diagonal, 0.1 elsewhere, except row and column k, which
+// hold only the tiny pivot (so L is that of the same matrix with a 1 there,
+// with sqrt(tiny) at (k, k)).
+TYPED_TEST(Info, SubnormalPivot) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  const double tiny = double(std::numeric_limits<T>::min()) / 2;
+  constexpr int kBatch = 9, kAt = 4;
+  for (int n : {2, 3, 8, 9, 16, 17, 24, 25, 32, 33, 48, 64, 65, 100, 128}) {
+    const int k = n / 2;
+    Matrix one(n, n);
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) one(i, j) = i == j ? 1.0 : (i == k || j == k) ? 0.0 : 0.1;
+    Matrix want;
+    ASSERT_EQ(lapack_potrf<T>(one, want), 0);
+    Matrix sub = one;
+    sub(k, k) = tiny;
+    std::vector<Matrix> images(kBatch, image_of(one, C::uplo, kPoison));
+    images[kAt] = image_of(sub, C::uplo, kPoison);
+    const double sq = std::sqrt(tiny), tol = forward_tol<T>(n, 0.2 * n + 2);
+    for (batchol::Path path : paths_under_test<PotrfOp>())
+      for (bool fast : {false, true}) {
+        SCOPED_TRACE(case_name(n, kBatch, path) + (fast ? ", fast_math" : ""));
+        const Run<C> r = run_potrf<C>(images, n, path, fast);
+        const bool flushed = fast && !runs_generic<Exec, PotrfOp>(path);
+        for (int b = 0; b < kBatch; ++b) EXPECT_EQ(r.info[b], b == kAt && flushed ? k + 1 : 0);
+        Matrix got = lower_of(get(r.after, kAt), C::uplo);
+        if (flushed) {
+          EXPECT_TRUE(within("factor vs LAPACK",
+                             relative_diff(leading_columns(got, k), leading_columns(want, k)),
+                             tol));
+        } else {
+          EXPECT_LE(std::abs(got(k, k) - sq), 4 * std::numeric_limits<T>::epsilon() * sq)
+              << "L(k, k) = " << got(k, k) << ", sqrt(tiny) = " << sq;
+          got(k, k) = 1.0;
+          EXPECT_TRUE(within("factor vs LAPACK", relative_diff(got, want), tol));
+        }
+        EXPECT_TRUE(other_triangle_bits_equal(r.before, r.after, kAt, C::uplo));
+        for (int b = 0; b < kBatch; ++b) {
+          if (b == kAt) continue;
+          EXPECT_TRUE(within("good matrix vs LAPACK",
+                             relative_diff(lower_of(get(r.after, b), C::uplo), want), tol));
+        }
+        if (::testing::Test::HasFailure()) return;
       }
   }
 }

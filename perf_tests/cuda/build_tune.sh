@@ -1,8 +1,8 @@
 #!/bin/bash
 # Builds the tuning tool: the candidate kernels (group kernels in
 # tune_kernels.cu, tile kernels in tune_tile.cu, panel kernels in
-# tune_panel.cu) are split into parts that compile in parallel, and so does
-# tune_table.cu (the kernel table, one part per precision, and the default
+# tune_panel.cu, strided warp solves in tune_strided.cu) are split into parts
+# that compile in parallel, and so does tune_table.cu (the kernel table, one part per precision, and the default
 # rows); compile times go to OUTDIR/compile_times.txt.
 # Usage: build_tune.sh OUTDIR [JOBS] [NPARTS]
 # TUNE_GROUP_MIN_NP=24 in the environment leaves out the small group kernels.
@@ -28,11 +28,11 @@ export -f part
 rm -f "$out/compile_times.txt"
 {
   for i in 0 1 2 3; do echo "tune_table $i"; done
-  for i in $(seq 0 $((parts - 1))); do echo "tune_tile $i"; echo "tune_kernels $i"; echo "tune_panel $i"; done
+  for i in $(seq 0 $((parts - 1))); do echo "tune_tile $i"; echo "tune_kernels $i"; echo "tune_panel $i"; echo "tune_strided $i"; done
 } | xargs -P "$jobs" -L1 bash -c 'part "$0" "$1"'
 cat "$out"/ptxas_*.log > "$out/ptxas.log"
 nvcc $TUNE_FLAGS -c "$here/tune.cu" -o "$out/tune_main.o"
-nvcc -arch=sm_90 "$out"/tune_kernels_part*.o "$out"/tune_tile_part*.o "$out"/tune_panel_part*.o "$out"/tune_table_part*.o \
+nvcc -arch=sm_90 "$out"/tune_kernels_part*.o "$out"/tune_tile_part*.o "$out"/tune_panel_part*.o "$out"/tune_strided_part*.o "$out"/tune_table_part*.o \
   "$out/tune_main.o" \
   -lcusolver -o "$out/tune"
 echo "built $out/tune"

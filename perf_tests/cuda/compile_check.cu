@@ -3,7 +3,8 @@
 // By default it instantiates every kernel shape (thread per matrix and each
 // group width, every mode, both precisions; the tile kernel with 4x4 and 8x8
 // threads per matrix, potrf and posv, both precisions, the panel kernel, and
-// the factorization table's dispatch on three rows; the strided warp solve)
+// the factorization table's dispatch on three rows, a solve table's on two;
+// the strided warp solve)
 // at a small order,
 // which compiles in about a minute. -DBATCHOL_CHECK_FULL_TABLE instantiates the whole
 // sm_90 table instead (what a Kokkos build of the Cuda path compiles; minutes).
@@ -22,6 +23,9 @@ using batchol::cuda::Mode;
 constexpr FactorEntry check_rows[] = {{3, Kernel::Group, 3, 1, 4, 0, 0, 0},
                                       {24, Kernel::Tile, 24, 8, 0, 2, 1, 4},
                                       {32, Kernel::Panel, 32, 16, 0, 2, 1, 1, 16, 4}};
+// A solve table's two kinds of row.
+constexpr FactorEntry check_solve_rows[] = {{3, Kernel::Group, 3, 1, 4, 0, 0, 0},
+                                            {64, Kernel::Strided, 64, 32, 4, 0, 0, 0, 0, 0, 4, 1}};
 #endif
 
 template <class T, Mode MODE>
@@ -40,6 +44,7 @@ void shapes(const Batch<T>& p, cudaStream_t s) {
     batchol::cuda::launch_tile<T, 4, 5, 1, MODE>(p, s, 2);
     batchol::cuda::launch_tile<T, 8, 3, 2, MODE>(p, s, 1);
   } else {
+    batchol::cuda::launch_rows<MODE, T, check_solve_rows>(p, s);
     batchol::cuda::launch_strided_solve<T, 3, MODE, 4, 1>(p, s);
     batchol::cuda::launch_strided_solve<T, 3, MODE, 2, 4>(p, s);
   }

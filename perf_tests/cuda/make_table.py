@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the Cuda path's factorization table from a tuning run.
+"""Writes the Cuda path's kernel tables from tuning runs.
 
 Reads the JSON of `tune` (perf_tests/cuda/tune.cu: every candidate kernel
 checked, then timed for potrf and posv at batch 10^4 and at >= 256 MB) and
@@ -15,7 +15,13 @@ solve (`posv_splits`, mirroring `launch_posv_split`), where potrf alone counts. 
 measured one, so the sweep must measure every order where a candidate's
 padded order changes (the kernels pad to their compile-time order).
 
-Usage: make_table.py TUNE.json [more.json ...] [-o OUT.inc]
+The solve tables (potrs and trsv; one for a single right-hand side, one for
+several) come from the records of a `tune --solve` sweep, which carry
+"nrhs": per precision, layout, order and nrhs (1, or the sweep's several),
+the group kernel or strided warp solve with the lowest potrs time relative to
+the fastest, averaged over the batch sizes.
+
+Usage: make_table.py TUNE.json [SOLVE.json ...] [-o OUT.inc]
 """
 import argparse
 import collections
@@ -25,6 +31,7 @@ import re
 import sys
 
 CAND = re.compile(r"(group|tile)<NP=(\d+),(?:G|B)=(\d+),(?:W|MINB)=(\d+)(?:,MPB=(\d+))?>")
+STRIDED = re.compile(r"strided<MW=(\d+),U=(\d+),NR=(\d+)>")
 PANEL = re.compile(r"panel<NP=(\d+),NB=(\d+),BX=(\d+),BY=(\d+),MINB=(\d+),MPB=(\d+)>")
 
 
@@ -107,6 +114,53 @@ def choose(times, n, layout):
     return inst + (mpb_f, mpb_v), note
 
 
+def solve_row(name):
+    """Solve candidate name -> the C++ row's fields after n_hi, None if not a kernel."""
+    m = STRIDED.fullmatch(name)
+    if m:
+        mw, u, nr = map(int, m.groups())
+        return ("Strided", 32 * mw, 32, 4, 0, 0, 0, 0, 0, u, nr)
+    m = CAND.fullmatch(name)
+    if m and m.group(1) == "group":
+        return ("Group", int(m.group(2)), int(m.group(3)), int(m.group(4)), 0, 0, 0)
+    return None
+
+
+def choose_solve(times):
+    """times: {batch: {kernel: ns}} -> (row fields, note): the kernel with the
+    lowest potrs time relative to the fastest, averaged over the batch sizes."""
+    score = collections.defaultdict(float)
+    seen = collections.Counter()
+    for per in times.values():
+        ts = {k: t for k, t in per.items() if solve_row(k)}
+        lo = min(ts.values())
+        for k, t in ts.items():
+            score[k] += t / lo / len(times)
+            seen[k] += 1
+    ranked = sorted((sc, k) for k, sc in score.items() if seen[k] == len(times))
+    if not ranked:
+        return None, None
+    note = f"{ranked[0][1]} {ranked[0][0]:.3f}" + (
+        f", then {ranked[1][1]} {ranked[1][0]:.3f}" if len(ranked) > 1 else "")
+    return solve_row(ranked[0][1]), note
+
+
+def emit_rows(out, name, rows):
+    out.append(f"  static constexpr FactorEntry {name}[] = {{")
+    for n_hi, e, notes in rows:
+        for nt in notes:
+            out.append(f"      // {nt}")
+        out.append("      {" + ", ".join([str(n_hi), f"Kernel::{e[0]}"] + [str(v) for v in e[1:]]) + "},")
+    out.append("  };")
+
+
+def add_row(rows, n, e, note):
+    if rows and rows[-1][1] == e:
+        rows[-1] = (n, e, rows[-1][2] + [f"n={n}: {note}"])
+    else:
+        rows.append((n, e, [f"n={n}: {note}"]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("json", nargs="+")
@@ -115,6 +169,8 @@ def main():
     a = ap.parse_args()
 
     times = collections.defaultdict(lambda: collections.defaultdict(dict))
+    # (prec, layout, n, many) -> {batch: {kernel: ns}}, potrs of the solve sweep
+    solves = collections.defaultdict(lambda: collections.defaultdict(dict))
     sources = []
     for path in a.json:
         with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
@@ -125,6 +181,11 @@ def main():
         sources.append(f"{path.split('/')[-1]} ({d['device']}, {d['date']})")
         for r in d["records"]:
             if "op" not in r or any(b[0] == r["kernel"] and b[1:] == (r["prec"], r["n"]) for b in bad):
+                continue
+            if "nrhs" in r:
+                if r["op"] == "potrs":
+                    key = (r["prec"], r["layout"], r["n"], r["nrhs"] > 1)
+                    solves[key][r["batch"]][r["kernel"]] = r["ns_per_matrix"]
                 continue
             times[(r["prec"], r["layout"], r["n"])][r["batch"]][(r["kernel"], r["op"])] = r["ns_per_matrix"]
 
@@ -153,20 +214,35 @@ def main():
                 e, note = choose(times[(prec, layout, n)], n, layout)
                 if e[1] < n:
                     sys.exit(f"{note} cannot hold n = {n}")
-                if rows and rows[-1][1] == e:
-                    rows[-1] = (n, e, rows[-1][2] + [f"n={n}: {note}"])
-                else:
-                    rows.append((n, e, [f"n={n}: {note}"]))
-            out.append(f"  static constexpr FactorEntry {prec}_{layout}[] = {{")
-            for n_hi, e, notes in rows:
-                for nt in notes:
-                    out.append(f"      // {nt}")
                 kind, np_, lanes, warps, minb, nb, by, mpb, posv_mpb = e
-                tail = f", {nb}, {by}" if kind == "Panel" else ""
-                out.append(f"      {{{n_hi}, Kernel::{kind}, {np_}, {lanes}, {warps}, {minb}, {mpb}, "
-                           f"{posv_mpb}{tail}}},")
-            out.append("  };")
+                tail = (nb, by) if kind == "Panel" else ()
+                add_row(rows, n, (kind, np_, lanes, warps, minb, mpb, posv_mpb) + tail, note)
+            emit_rows(out, f"{prec}_{layout}", rows)
     out.append("};")
+    out += [
+        "// The solve tables (potrs, trsv), from a `tune --solve` sweep: the group",
+        "// kernel or the strided warp solve (padded order 32 x rows per lane, 32",
+        "// lanes, 4 warps per block, then steps read ahead and right-hand sides",
+        "// per warp) per range of orders, for one right-hand side (trsv too) and",
+        "// for several (timed with 8).",
+    ]
+    for many, struct in ((False, "Sm90SolveOne"), (True, "Sm90SolveMany")):
+        out.append(f"struct {struct} {{")
+        for prec in ("double", "float"):
+            for layout in ("right", "left"):
+                ns = sorted(n for (p, l, n, m) in solves if (p, l, m) == (prec, layout, many))
+                if not ns or ns[-1] < a.max_n:
+                    sys.exit(f"solve {prec} {layout}: the --solve sweep must reach n = {a.max_n}")
+                rows = []
+                for n in ns:
+                    if n > a.max_n:
+                        break
+                    e, note = choose_solve(solves[(prec, layout, n, many)])
+                    if e is None:
+                        sys.exit(f"solve {prec} {layout} n = {n}: no candidate at every batch")
+                    add_row(rows, n, e, note)
+                emit_rows(out, f"{prec}_{layout}", rows)
+        out.append("};")
     with open(a.out, "w") as f:
         f.write("\n".join(out) + "\n")
     print(f"wrote {a.out}")

@@ -9,7 +9,11 @@
 //      >= 256 MB;
 //   3. prints a table and writes JSON, with the roofline taken from a large
 //      device-to-device copy measured in the same run (bytes read + written).
-// Usage: tune [--json FILE] [--quick] [--prec d|f|df] [--sizes 4,8,...] [--reps R]
+// --solve sweeps the solve-only modes instead: every candidate that has potrs
+// (group kernels, strided warp solves, the tables) is checked with 3
+// right-hand sides and timed for potrs with 1 and with 8 (records carry
+// "nrhs"), from which make_table.py writes the solve tables.
+// Usage: tune [--json FILE] [--quick] [--solve] [--prec d|f|df] [--sizes 4,8,...] [--reps R]
 #include "tune_common.cuh"
 
 #include <cusolverDn.h>
@@ -114,15 +118,18 @@ __global__ void fill_ptrs(T** ptrs, T* base, std::int64_t stride, int count) {
 }
 
 // A batch in one layout: A0/B0 pristine, A/B worked on.
+// B is n x nrhs per system, stored like A (LayoutRight: system-major, rows
+// contiguous; LayoutLeft: batch index fastest, then row, then column).
 template <class T>
 struct Data {
   int n = 0;
   std::int64_t batch = 0;
   Layout lay = Layout::Right;
+  int nrhs = 1;
   T *a0 = nullptr, *a = nullptr, *b0 = nullptr, *b = nullptr;
   int* info = nullptr;
   std::size_t a_bytes() const { return std::size_t(batch) * n * n * sizeof(T); }
-  std::size_t b_bytes() const { return std::size_t(batch) * n * sizeof(T); }
+  std::size_t b_bytes() const { return std::size_t(batch) * n * nrhs * sizeof(T); }
 
   Batch<T> desc(bool mirror = false) const {
     Batch<T> p;
@@ -131,13 +138,13 @@ struct Data {
     p.a = a;
     if (lay == Layout::Right) {
       p.a_bs = std::int64_t(n) * n, p.a_rs = n, p.a_cs = 1;
-      p.b_bs = n, p.b_rs = 1, p.b_cs = 0;
+      p.b_bs = std::int64_t(n) * nrhs, p.b_rs = nrhs, p.b_cs = 1;
     } else {
       p.a_bs = 1, p.a_rs = batch, p.a_cs = batch * n;
-      p.b_bs = 1, p.b_rs = batch, p.b_cs = 0;
+      p.b_bs = 1, p.b_rs = batch, p.b_cs = batch * n;
     }
     p.b = b;
-    p.nrhs = 1;
+    p.nrhs = nrhs;
     p.info = info;
     p.info_s = 1;
     p.mirror = mirror;
@@ -147,13 +154,13 @@ struct Data {
     const Batch<T> p = desc();
     return i * p.a_bs + r * p.a_rs + c * p.a_cs;
   }
-  std::int64_t bidx(std::int64_t i, int r) const {
+  std::int64_t bidx(std::int64_t i, int r, int q = 0) const {
     const Batch<T> p = desc();
-    return i * p.b_bs + r * p.b_rs;
+    return i * p.b_bs + r * p.b_rs + q * p.b_cs;
   }
 
-  Data(int n_, std::int64_t batch_, Layout lay_, std::uint64_t seed)
-      : n(n_), batch(batch_), lay(lay_) {
+  Data(int n_, std::int64_t batch_, Layout lay_, std::uint64_t seed, int nrhs_ = 1)
+      : n(n_), batch(batch_), lay(lay_), nrhs(nrhs_) {
     CK(cudaMalloc(&a0, a_bytes()));
     CK(cudaMalloc(&a, a_bytes()));
     CK(cudaMalloc(&b0, b_bytes()));
@@ -162,7 +169,7 @@ struct Data {
     const Batch<T> p = desc();
     gen_spd<T><<<4096, 256>>>(a0, n, batch, p.a_bs, p.a_rs, p.a_cs, seed);
     CK(cudaGetLastError());
-    gen_vec<T><<<1024, 256>>>(b0, std::int64_t(batch) * n, seed + 17);
+    gen_vec<T><<<1024, 256>>>(b0, std::int64_t(batch) * n * nrhs, seed + 17);
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
   }
@@ -229,6 +236,7 @@ struct Ctx {
   cusolverDnHandle_t h{};
   int reps = 15;
   bool quick = false;
+  bool solve = false;  // --solve: the solve-only sweep
   std::vector<std::string> records;
   int failures = 0;
 };
@@ -289,8 +297,8 @@ const char* prec_name() {
 
 // Fewest bytes per matrix (DESIGN.md): potrf reads + writes the triangle;
 // solves read it once and b in and out; posv does both.
-double op_bytes(Mode m, int n, std::size_t s) {
-  const double tri = 0.5 * n * (n + 1) * s, vec = double(n) * s;
+double op_bytes(Mode m, int n, std::size_t s, int nrhs = 1) {
+  const double tri = 0.5 * n * (n + 1) * s, vec = double(n) * nrhs * s;
   switch (m) {
     case Mode::Potrf:
       return 2 * tri;
@@ -300,9 +308,9 @@ double op_bytes(Mode m, int n, std::size_t s) {
       return tri + 2 * vec;
   }
 }
-double op_flops(Mode m, int n) {
+double op_flops(Mode m, int n, int nrhs = 1) {
   const double f = double(n) * n * n / 3 + double(n) * n / 2 + n / 6.0;
-  const double sv = 2.0 * n * n;  // two triangular solves
+  const double sv = 2.0 * n * n * nrhs;  // two triangular solves
   switch (m) {
     case Mode::Potrf:
       return f;
@@ -315,17 +323,20 @@ double op_flops(Mode m, int n) {
   }
 }
 
+// nrhs > 0: the record names its number of right-hand sides (solve sweep).
 template <class T>
 void record(Ctx& c, const char* op, int n, Layout lay, std::int64_t batch,
-            const std::string& kernel, double seconds, Mode m) {
+            const std::string& kernel, double seconds, Mode m, int nrhs = 0) {
   const double per = seconds / batch;
-  const double roof = op_bytes(m, n, sizeof(T)) / c.bw;
+  const double roof = op_bytes(m, n, sizeof(T), std::max(nrhs, 1)) / c.bw;
   std::ostringstream o;
   o << "{\"op\":\"" << op << "\",\"prec\":\"" << prec_name<T>() << "\",\"n\":" << n
     << ",\"layout\":\"" << layout_name(lay) << "\",\"batch\":" << batch << ",\"kernel\":\""
     << kernel << "\",\"ns_per_matrix\":" << jnum(per * 1e9)
     << ",\"roofline_ns\":" << jnum(roof * 1e9) << ",\"pct_roofline\":" << jnum(100 * roof / per)
-    << ",\"gflops\":" << jnum(op_flops(m, n) / per * 1e-9) << "}";
+    << ",\"gflops\":" << jnum(op_flops(m, n, std::max(nrhs, 1)) / per * 1e-9);
+  if (nrhs > 0) o << ",\"nrhs\":" << nrhs;
+  o << "}";
   c.records.push_back(o.str());
 }
 
@@ -411,7 +422,11 @@ double check_cand(Ctx& c, const Cand<T>& k, Data<T>& d, const Ref<T>& ref, bool 
     CK(cudaMemcpy(d.a, ain.data(), d.a_bytes(), cudaMemcpyHostToDevice));
     CK(cudaMemcpy(d.b, d.b0, d.b_bytes(), cudaMemcpyDeviceToDevice));
     CK(cudaMemset(d.info, 0xff, d.batch * sizeof(int)));
-    k.fn[mi](d.desc(mirror && factors), c.s);
+    // trsv solves one vector: the first column of B.
+    const bool trsv = m == Mode::TrsvN || m == Mode::TrsvT;
+    Batch<T> p = d.desc(mirror && factors);
+    if (trsv) p.nrhs = 1;
+    k.fn[mi](p, c.s);
     CK(cudaStreamSynchronize(c.s));
     const std::vector<T> a = to_host(d.a, d.a_bytes() / sizeof(T));
     const std::vector<T> b = to_host(d.b, d.b_bytes() / sizeof(T));
@@ -446,23 +461,25 @@ double check_cand(Ctx& c, const Cand<T>& k, Data<T>& d, const Ref<T>& ref, bool 
           }
       }
       if (m == Mode::Potrf) continue;
-      // Solves: reference on the CPU factor.
-      std::vector<T> x(n);
-      for (int r = 0; r < n; ++r) x[r] = bin[d.bidx(i, r)];
-      if (m == Mode::Posv && rinfo[i] != 0) {
-        for (int r = 0; r < n; ++r)
-          if (!same_bits(b[d.bidx(i, r)], x[r])) {
-            why = "posv changed B of a failed matrix";
-            return 1e300;
-          }
-        continue;
+      // Solves: reference on the CPU factor, per right-hand side.
+      for (int q = 0; q < (trsv ? 1 : d.nrhs); ++q) {
+        std::vector<T> x(n);
+        for (int r = 0; r < n; ++r) x[r] = bin[d.bidx(i, r, q)];
+        if (m == Mode::Posv && rinfo[i] != 0) {
+          for (int r = 0; r < n; ++r)
+            if (!same_bits(b[d.bidx(i, r, q)], x[r])) {
+              why = "posv changed B of a failed matrix";
+              return 1e300;
+            }
+          continue;
+        }
+        if (rinfo[i] != 0) continue;  // solve-only modes on a garbage factor: no reference
+        if (m == Mode::Posv || m == Mode::Potrs || m == Mode::TrsvN) ref_fwd(l, n, x);
+        if (m == Mode::Posv || m == Mode::Potrs || m == Mode::TrsvT) ref_bwd(l, n, x);
+        double scale = 0;
+        for (int r = 0; r < n; ++r) scale = std::max(scale, double(std::fabs(x[r])));
+        for (int r = 0; r < n; ++r) worst = std::max(worst, err(b[d.bidx(i, r, q)], x[r], scale));
       }
-      if (rinfo[i] != 0) continue;  // solve-only modes on a garbage factor: no reference
-      if (m == Mode::Posv || m == Mode::Potrs || m == Mode::TrsvN) ref_fwd(l, n, x);
-      if (m == Mode::Posv || m == Mode::Potrs || m == Mode::TrsvT) ref_bwd(l, n, x);
-      double scale = 0;
-      for (int r = 0; r < n; ++r) scale = std::max(scale, double(std::fabs(x[r])));
-      for (int r = 0; r < n; ++r) worst = std::max(worst, err(b[d.bidx(i, r)], x[r], scale));
     }
     if (worst > tol) {
       char buf[96];
@@ -480,6 +497,7 @@ template <class T>
 bool admissible(const Cand<T>& k, int n) {
   if (k.np < n) return false;
   if (k.table) return n > k.lo;
+  if (k.mw) return k.np - n < 32;     // the fewest rows per lane
   if (k.nb) return k.np - n < k.nb;   // the fewest panels of that width
   if (k.tile) return k.np - n < k.g;  // the smallest padding for that B
   if (k.g == 1) return k.np == n;
@@ -509,6 +527,32 @@ double cusolver_potrf(Ctx& c, Data<T>& d) {
   return t;
 }
 
+// Prints and records one candidate's check (why empty: passed).
+template <class T>
+void record_check(Ctx& c, const Cand<T>& k, int n, Layout lay, int nrhs, double e,
+                  const std::string& why) {
+  const bool ok = why.empty();
+  if (!ok) ++c.failures;
+  std::printf("check %s n=%d %s nrhs=%d %s: %s (err %.2e)\n", prec_name<T>(), n, layout_name(lay),
+              nrhs, k.name.c_str(), ok ? "ok" : why.c_str(), e);
+  std::ostringstream o;
+  o << "{\"check\":\"" << k.name << "\",\"prec\":\"" << prec_name<T>() << "\",\"n\":" << n
+    << ",\"layout\":\"" << layout_name(lay) << "\",\"nrhs\":" << nrhs
+    << ",\"ok\":" << (ok ? "true" : "false") << ",\"err\":" << jnum(e) << "}";
+  c.records.push_back(o.str());
+}
+
+// The timed batch sizes: 10^4 (the paper's protocol) and one of >= 256 MB of
+// matrices, where that is larger (--quick: the large one only).
+std::vector<std::int64_t> timing_batches(const Ctx& c, int n, std::size_t s) {
+  const std::int64_t nn = std::int64_t(n) * n * std::int64_t(s);
+  const std::int64_t big = std::max<std::int64_t>(10000, ((std::int64_t(256) << 20) + nn - 1) / nn);
+  std::vector<std::int64_t> batches;
+  if (!c.quick) batches.push_back(10000);
+  if (big != 10000 || c.quick) batches.push_back(big);
+  return batches;
+}
+
 template <class T, class AfterSize>
 void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& table,
            AfterSize&& after_size) {
@@ -516,7 +560,7 @@ void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& tabl
   for (int n : sizes) {
     std::vector<const Cand<T>*> ks;
     for (const auto& k : cands)
-      if (admissible(k, n)) ks.push_back(&k);
+      if (k.fn[int(Mode::Potrf)] && admissible(k, n)) ks.push_back(&k);
     if (ks.empty()) continue;
     // 1. correctness, both layouts, planted failures; mirror on the first.
     for (Layout lay : {Layout::Right, Layout::Left}) {
@@ -530,25 +574,11 @@ void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& tabl
         bool& first = k->nb ? first_panel : k->tile ? first_tile : first_group;
         const double e = check_cand(c, *k, d, ref, first, why);
         first = false;
-        const bool ok = why.empty();
-        if (!ok) ++c.failures;
-        std::printf("check %s n=%d %s %s: %s (err %.2e)\n", prec_name<T>(), n, layout_name(lay),
-                    k->name.c_str(), ok ? "ok" : why.c_str(), e);
-        std::ostringstream o;
-        o << "{\"check\":\"" << k->name << "\",\"prec\":\"" << prec_name<T>() << "\",\"n\":" << n
-          << ",\"layout\":\"" << layout_name(lay) << "\",\"ok\":" << (ok ? "true" : "false")
-          << ",\"err\":" << jnum(e) << "}";
-        c.records.push_back(o.str());
+        record_check<T>(c, *k, n, lay, 1, e, why);
       }
     }
     // 2. timing.
-    const std::int64_t big =
-        std::max<std::int64_t>(10000, ((std::int64_t(256) << 20) + n * n * sizeof(T) - 1) /
-                                          (std::int64_t(n) * n * sizeof(T)));
-    std::vector<std::int64_t> batches;
-    if (!c.quick) batches.push_back(10000);
-    if (big != 10000 || c.quick) batches.push_back(big);  // 10000 may already fill 256 MB
-    for (std::int64_t batch : batches) {
+    for (std::int64_t batch : timing_batches(c, n, sizeof(T))) {
       for (Layout lay : {Layout::Right, Layout::Left}) {
         Data<T> d(n, batch, lay, 99 + n);
         auto restore_a = [&] {
@@ -623,6 +653,59 @@ void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& tabl
   }
 }
 
+// The solve-only sweep (--solve): every candidate with potrs, checked in
+// every mode it has with 3 right-hand sides (planted failures: the solve
+// modes read the CPU factor of the SPD systems), then potrs timed with one and
+// with eight right-hand sides at batch 10^4 and >= 256 MB (of A).
+template <class T, class AfterSize>
+void sweep_solve(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& table,
+                 AfterSize&& after_size) {
+  const int potrs = int(Mode::Potrs);
+  for (int n : sizes) {
+    std::vector<const Cand<T>*> ks;
+    for (const auto& k : registry<T>())
+      if (k.fn[potrs] && admissible(k, n)) ks.push_back(&k);
+    if (ks.empty()) continue;
+    for (Layout lay : {Layout::Right, Layout::Left}) {
+      Data<T> d(n, 1000, lay, 1234 + n, 3);
+      plant_failures(d);
+      const Ref<T> ref(d);
+      for (const Cand<T>* k : ks) {
+        std::string why;
+        const double e = check_cand(c, *k, d, ref, false, why);
+        record_check<T>(c, *k, n, lay, 3, e, why);
+      }
+    }
+    for (std::int64_t batch : timing_batches(c, n, sizeof(T)))
+      for (Layout lay : {Layout::Right, Layout::Left})
+        for (int nrhs : {1, 8}) {
+          Data<T> d(n, batch, lay, 99 + n, nrhs);
+          CK(cudaMemcpy(d.a, d.a0, d.a_bytes(), cudaMemcpyDeviceToDevice));
+          auto restore_b = [&] {
+            CK(cudaMemcpyAsync(d.b, d.b0, d.b_bytes(), cudaMemcpyDeviceToDevice, c.s));
+          };
+          double best = 1e30;
+          const Cand<T>* bk = nullptr;
+          for (const Cand<T>* k : ks) {
+            const Batch<T> p = d.desc();
+            const double t = time_median(c, c.reps, restore_b, [&] { k->fn[potrs](p, c.s); });
+            record<T>(c, "potrs", n, lay, batch, k->name, t, Mode::Potrs, nrhs);
+            if (t < best && !k->table) best = t, bk = k;
+          }
+          char line[512];
+          std::snprintf(
+              line, sizeof line,
+              "%-6s n=%3d %-5s batch=%9lld nrhs=%d potrs best=%-26s %9.3f ns %5.1f%% roof",
+              prec_name<T>(), n, layout_name(lay), (long long)batch, nrhs,
+              bk ? bk->name.c_str() : "-", best / batch * 1e9,
+              100 * op_bytes(Mode::Potrs, n, sizeof(T), nrhs) / c.bw / (best / batch));
+          std::printf("%s\n", line);
+          table.push_back(line);
+        }
+    after_size();
+  }
+}
+
 }  // namespace tune
 
 int main(int argc, char** argv) {
@@ -636,6 +719,8 @@ int main(int argc, char** argv) {
       json = argv[++i];
     else if (a == "--quick")
       c.quick = true;
+    else if (a == "--solve")
+      c.solve = true;
     else if (a == "--prec" && i + 1 < argc)
       prec = argv[++i];
     else if (a == "--reps" && i + 1 < argc)
@@ -678,8 +763,12 @@ int main(int argc, char** argv) {
       std::fclose(f);
     }
   };
-  if (prec.find('d') != std::string::npos) sweep<double>(c, sizes, table, write_json);
-  if (prec.find('f') != std::string::npos) sweep<float>(c, sizes, table, write_json);
+  if (prec.find('d') != std::string::npos)
+    c.solve ? sweep_solve<double>(c, sizes, table, write_json)
+            : sweep<double>(c, sizes, table, write_json);
+  if (prec.find('f') != std::string::npos)
+    c.solve ? sweep_solve<float>(c, sizes, table, write_json)
+            : sweep<float>(c, sizes, table, write_json);
 
   std::printf("\n==== summary (%s, %.0f GB/s) ====\n", prop.name, c.bw * 1e-9);
   for (const auto& l : table) std::printf("%s\n", l.c_str());

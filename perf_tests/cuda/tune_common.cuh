@@ -29,7 +29,8 @@ using batchol::cuda::Mode;
 // One kernel configuration; fn[mode] is null where that mode was not built.
 // Group kernels: g lanes per matrix; tile kernels (tile = true): g = B, a
 // B x B thread block per matrix, mpb matrices per block; the kernel table
-// (table = true): orders lo < n <= np.
+// (table = true): orders lo < n <= np; the strided warp solve (mw > 0):
+// np = 32 mw, u steps read ahead, nr right-hand sides per warp.
 template <class T>
 struct Cand {
   std::string name;
@@ -37,6 +38,7 @@ struct Cand {
   bool tile = false, table = false;
   int mpb = 1, lo = 0;
   int nb = 0;  // panel kernel: columns per panel (g = BX)
+  int mw = 0, u = 0, nr = 0;
   using Fn = void (*)(const Batch<T>&, cudaStream_t);
   Fn fn[5] = {};
 };
@@ -107,6 +109,32 @@ Cand<T> make_panel_cand() {
   c.mpb = MPB;
   c.fn[int(Mode::Potrf)] = &launch_panel_fixed<T, BX, BY, NB, KP, MINB, MPB, Mode::Potrf>;
   c.fn[int(Mode::Posv)] = &launch_panel_fixed<T, BX, BY, NB, KP, MINB, MPB, Mode::Posv>;
+  return c;
+}
+
+// The strided warp solve as the solve-only modes' candidate. Its info
+// pointer is cleared, as the solve tables do: potrs and trsv report no info.
+template <class T, int MW, int U, int NR, Mode MODE>
+void launch_strided_fixed(const Batch<T>& p, cudaStream_t s) {
+  Batch<T> q = p;
+  q.info = nullptr;
+  batchol::cuda::launch_strided_solve<T, MW, MODE, U, NR>(q, s);
+}
+
+template <class T, int MW, int U, int NR>
+Cand<T> make_strided_cand() {
+  Cand<T> c;
+  c.name = "strided<MW=" + std::to_string(MW) + ",U=" + std::to_string(U) +
+           ",NR=" + std::to_string(NR) + ">";
+  c.np = 32 * MW;
+  c.g = 32;
+  c.warps = batchol::cuda::strided_solve_warps;
+  c.mw = MW;
+  c.u = U;
+  c.nr = NR;
+  c.fn[int(Mode::Potrs)] = &launch_strided_fixed<T, MW, U, NR, Mode::Potrs>;
+  c.fn[int(Mode::TrsvN)] = &launch_strided_fixed<T, MW, U, NR, Mode::TrsvN>;
+  c.fn[int(Mode::TrsvT)] = &launch_strided_fixed<T, MW, U, NR, Mode::TrsvT>;
   return c;
 }
 

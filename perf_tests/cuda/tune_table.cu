@@ -1,12 +1,10 @@
-// The kernel table itself (launch_tuned, every mode, both precisions) as two
-// candidates of the sweep: "table" for n <= 64 (all modes) and
-// "table_factor" for 64 < n <= 128 (potrf and posv; the solve-only modes
-// take the strided warp solve there, which the unit tests check and
-// tune_solve.cu times). Checking them checks the table's routing.
-// "default_table": potrf and posv through the rows other architectures use
-// (DefaultTable in Batchol_CudaFactorTable.cuh), so an sm_90 run checks them
-// too. -DTUNE_PART=0 builds the double table, 1 the float one, 2 and 3 the
-// default rows in double and float (in parallel).
+// The kernel tables themselves (launch_tuned, every mode, both precisions) as
+// candidates of the sweep: "table" for n <= 64 and "table_factor" for
+// 64 < n <= 128 (checking them checks the tables' routing), and
+// "default_table", every mode through the rows other architectures use
+// (DefaultTable, DefaultSolveTable), so an sm_90 run checks them too.
+// -DTUNE_PART=0 builds the double table, 1 the float one, 2 and 3 the default
+// rows in double and float (in parallel).
 #include "tune_common.cuh"
 
 #include "cuda/Batchol_CudaTable.cuh"
@@ -25,18 +23,17 @@ void table_launch(const Batch<T>& p, cudaStream_t s) {
   }
 }
 
+// The rows other architectures use: the factorization table for potrf and
+// posv, the solve tables for one or several right-hand sides.
 template <class T, Mode MODE>
 void default_launch(const Batch<T>& p, cudaStream_t s) {
-  using batchol::cuda::DefaultTable;
-  using batchol::cuda::launch_rows;
-  const bool left = p.a_bs == 1, ok = [&] {
-    if constexpr (sizeof(T) == 8)
-      return left ? launch_rows<MODE, T, DefaultTable::double_left>(p, s)
-                  : launch_rows<MODE, T, DefaultTable::double_right>(p, s);
-    else
-      return left ? launch_rows<MODE, T, DefaultTable::float_left>(p, s)
-                  : launch_rows<MODE, T, DefaultTable::float_right>(p, s);
-  }();
+  using namespace batchol::cuda;
+  bool ok;
+  if constexpr (MODE == Mode::Potrf || MODE == Mode::Posv)
+    ok = launch_table<MODE, T, DefaultTable>(p, s);
+  else
+    ok = p.nrhs > 1 ? launch_table<MODE, T, DefaultSolveTable<true>>(p, s)
+                    : launch_table<MODE, T, DefaultSolveTable<false>>(p, s);
   if (!ok) {
     std::fprintf(stderr, "default table: no kernel for n = %d\n", p.n);
     std::exit(3);
@@ -51,6 +48,9 @@ void add_default() {
   c.table = true;
   c.fn[int(Mode::Potrf)] = &default_launch<T, Mode::Potrf>;
   c.fn[int(Mode::Posv)] = &default_launch<T, Mode::Posv>;
+  c.fn[int(Mode::Potrs)] = &default_launch<T, Mode::Potrs>;
+  c.fn[int(Mode::TrsvN)] = &default_launch<T, Mode::TrsvN>;
+  c.fn[int(Mode::TrsvT)] = &default_launch<T, Mode::TrsvT>;
   registry<T>().push_back(c);
 }
 
@@ -73,6 +73,9 @@ void add_table() {
   f.table = true;
   f.fn[int(Mode::Potrf)] = &table_launch<T, Mode::Potrf>;
   f.fn[int(Mode::Posv)] = &table_launch<T, Mode::Posv>;
+  f.fn[int(Mode::Potrs)] = &table_launch<T, Mode::Potrs>;
+  f.fn[int(Mode::TrsvN)] = &table_launch<T, Mode::TrsvN>;
+  f.fn[int(Mode::TrsvT)] = &table_launch<T, Mode::TrsvT>;
   registry<T>().push_back(f);
 }
 

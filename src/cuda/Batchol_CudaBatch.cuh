@@ -37,12 +37,15 @@ struct Batch {
   bool fast_math = false;  // Options::fast_math: pivot roots from rsqrt (pivot_roots)
 };
 
-// Same test as the reference kernels: rejects <= 0, NaN and +Inf.
-__device__ __forceinline__ bool pivot_ok(float d) {
-  return d > 0.0f && d <= FLT_MAX;
+// Same test as the reference kernels: rejects <= 0, NaN and +Inf. With
+// Options::fast_math (`fast`, uniform over the launch) subnormal pivots are
+// flushed to zero, so rejected too, as on the Host path (Kurzak et al. 7.2's
+// --ftz; pivot_roots' float estimate then needs no subnormal handling).
+__device__ __forceinline__ bool pivot_ok(float d, bool fast) {
+  return (fast ? d >= FLT_MIN : d > 0.0f) && d <= FLT_MAX;
 }
-__device__ __forceinline__ bool pivot_ok(double d) {
-  return d > 0.0 && d <= DBL_MAX;
+__device__ __forceinline__ bool pivot_ok(double d, bool fast) {
+  return (fast ? d >= DBL_MIN : d > 0.0) && d <= DBL_MAX;
 }
 
 __device__ __forceinline__ double recip(double x) {
@@ -52,20 +55,33 @@ __device__ __forceinline__ float recip(float x) {
   return __frcp_rn(x);
 }
 
+// 1/sqrt(d) for Options::fast_math: in float the bare hardware estimate with
+// subnormal inputs flushed to zero (rsqrt.approx.ftz, within 2 ulp; the
+// non-ftz form adds a scaling of subnormal inputs, which pivot_ok rejects
+// under fast_math anyway); in double CUDA's rsqrt, refined to within 1 ulp.
+__device__ __forceinline__ float rsqrt_fast(float d) {
+  float r;
+  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(d));
+  return r;
+}
+__device__ __forceinline__ double rsqrt_fast(double d) {
+  return rsqrt(d);
+}
+
 // The pivot's square root s and its reciprocal rs, which scales the column.
 // Exact: s = sqrt(d) and rs = 1/s, each correctly rounded. Options::fast_math
-// (Kurzak et al. 7.2, without their flush to zero, which would be a
-// compile-time choice for the whole kernel): rs = rsqrt(d), one hardware
-// estimate refined by CUDA's math library to within 1 ulp (double) or 2 ulp
-// (float) of 1/sqrt(d), and s = d rs; one fewer dependent long-latency
-// operation per column, and each s, rs within a few ulp of the exact ones.
-// `fast` is the same for the whole launch, so the branch never diverges. On a
-// failing pivot both forms give non-finite or meaningless values, which the
-// kernels never store (info reports the column instead).
+// (Kurzak et al. 7.2): rs = rsqrt_fast(d) and s = d rs; one fewer dependent
+// long-latency operation per column, and each s, rs within a few ulp of the
+// exact ones. Their flush of denormals to zero applies where the estimate
+// sees them, at the pivot (pivot_ok); the other arithmetic keeps IEEE
+// subnormals, which Hopper's FMA units handle at full speed. `fast` is the
+// same for the whole launch, so the branch never diverges. On a failing pivot
+// both forms give non-finite or meaningless values, which the kernels never
+// store (info reports the column instead).
 template <class T>
 __device__ __forceinline__ void pivot_roots(T d, bool fast, T& s, T& rs) {
   if (fast) {
-    rs = rsqrt(d);
+    rs = rsqrt_fast(d);
     s = d * rs;
   } else {
     s = sqrt(d);
@@ -86,6 +102,29 @@ __device__ __forceinline__ std::int64_t opaque(std::int64_t x) {
 inline void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess)
     throw std::runtime_error(std::string("batchol::cuda: ") + what + ": " + cudaGetErrorString(e));
+}
+
+// What the launchers read of the current device: its compute capability
+// (which table) and the shared memory a block may opt in to (the panel
+// kernel's matrices per block). Looked up once per device and host thread,
+// not at every launch.
+struct DeviceInfo {
+  int major = 0;
+  int smem_optin = 0;  // bytes
+};
+inline const DeviceInfo& current_device() {
+  thread_local int last = -1;
+  thread_local DeviceInfo info;
+  int dev = 0;
+  check(cudaGetDevice(&dev), "cudaGetDevice");
+  if (dev != last) {
+    check(cudaDeviceGetAttribute(&info.major, cudaDevAttrComputeCapabilityMajor, dev),
+          "cudaDeviceGetAttribute(compute capability)");
+    check(cudaDeviceGetAttribute(&info.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev),
+          "cudaDeviceGetAttribute(shared memory opt-in)");
+    last = dev;
+  }
+  return info;
 }
 
 }  // namespace batchol::cuda

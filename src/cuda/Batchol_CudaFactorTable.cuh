@@ -1,9 +1,11 @@
-// The factorization table as data: which kernel potrf and posv run for each
-// order n, per precision and layout. On sm_90 (H100/H200) it is the table the
+// The kernel tables as data: which kernel runs each operation for each order
+// n, per precision and layout. potrf and posv read the factorization table,
+// potrs and trsv the solve tables (one for a single right-hand side, one for
+// several: Batchol_CudaTable.cuh). On sm_90 (H100/H200) they are the tables the
 // tuning tool wrote (perf_tests/cuda/tune.cu times the candidates,
 // perf_tests/cuda/make_table.py writes Batchol_CudaTable_sm90.inc); on every
-// other architecture a robust default (below). Each row names a kernel
-// instantiation, and only rows below BATCHOL_CUDA_MAX_N are instantiated.
+// other architecture a robust default. Each row names a kernel instantiation,
+// and only rows below BATCHOL_CUDA_MAX_N are instantiated.
 #ifndef BATCHOL_CUDA_FACTOR_TABLE_CUH
 #define BATCHOL_CUDA_FACTOR_TABLE_CUH
 
@@ -19,7 +21,7 @@
 
 namespace batchol::cuda {
 
-enum class Kernel { Group, Tile, Panel };
+enum class Kernel { Group, Tile, Panel, Strided };
 
 // Orders (previous row's n_hi, n_hi] run `kernel` padded to `np`: the group
 // kernel with `lanes` lanes per matrix and `warps` warps per block, or the
@@ -29,12 +31,15 @@ enum class Kernel { Group, Tile, Panel };
 // per matrix and panels of `nb` columns (np a multiple of nb; minb, mpb and
 // posv_mpb as for the tile kernel). How many matrices share a block changes
 // no arithmetic, so posv may take its own count and still factor as potrf
-// does.
+// does. Solve tables also name the strided warp solve (potrs and trsv only):
+// np = 32 x the rows each lane owns, `ahead` steps of L read ahead, `nr`
+// right-hand sides per warp (Batchol_CudaStridedSolve.cuh).
 struct FactorEntry {
   int n_hi;
   Kernel kernel;
   int np, lanes, warps, minb, mpb, posv_mpb;
   int nb = 0, by = 0;
+  int ahead = 0, nr = 0;
 };
 
 #include "Batchol_CudaTable_sm90.inc"
@@ -99,6 +104,7 @@ constexpr bool valid_table(const Rows& t, int top = 128) {
         (e.nb < 1 || e.by < 1 || e.np % e.nb != 0 || e.nb % e.by != 0 || e.minb < 1 || e.mpb < 1 ||
          e.posv_mpb < 1 || (e.lanes * e.by) % 32 != 0))
       return false;
+    if (e.kernel == Kernel::Strided && (e.np % 32 != 0 || e.ahead < 1 || e.nr < 1)) return false;
     lo = e.n_hi;
   }
   return rows > 0 && lo == top;
@@ -121,6 +127,11 @@ bool try_row(const Batch<T>& p, cudaStream_t s) {
     if (p.n <= lo || p.n > e.n_hi) return false;
     if constexpr (e.kernel == Kernel::Group) {
       launch_group<T, e.np, e.lanes, e.warps, MODE>(p, s);
+    } else if constexpr (e.kernel == Kernel::Strided) {
+      static_assert(MODE != Mode::Potrf && MODE != Mode::Posv, "strided rows: solves only");
+      Batch<T> q = p;
+      q.info = nullptr;  // potrs and trsv report no info: none may stop a system
+      launch_strided_solve<T, e.np / 32, MODE, e.ahead, e.nr>(q, s);
     } else if constexpr (e.kernel == Kernel::Panel) {
       // posv: this potrf, then the strided solve on the systems it factored.
       static_assert(MODE == Mode::Potrf || MODE == Mode::Posv, "panel rows: potrf and posv only");
@@ -151,43 +162,31 @@ bool launch_rows(const Batch<T>& p, cudaStream_t s) {
   return table_detail::run<MODE, T, TABLE>(p, s, std::make_index_sequence<rows>{});
 }
 
-// Whether the current device runs the sm_90 table (compute capability 9.x),
-// looked up once per device and thread.
+// Whether the current device runs the sm_90 tables (compute capability 9.x).
 inline bool device_is_sm90() {
-  thread_local int last_device = -1;
-  thread_local bool last_sm90 = false;
-  int dev = 0;
-  check(cudaGetDevice(&dev), "cudaGetDevice");
-  if (dev != last_device) {
-    int major = 0;
-    check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev),
-          "cudaDeviceGetAttribute");
-    last_device = dev;
-    last_sm90 = major == 9;
-  }
-  return last_sm90;
+  return current_device().major == 9;
+}
+
+// MODE through the rows of SET (a struct of row arrays double_left,
+// double_right, float_left, float_right) for p's precision, with the _left
+// rows for LayoutLeft-like batches (batch index fastest).
+template <Mode MODE, class T, class SET>
+bool launch_table(const Batch<T>& p, cudaStream_t s) {
+  const bool left = p.a_bs == 1;
+  if constexpr (sizeof(T) == 8)
+    return left ? launch_rows<MODE, T, SET::double_left>(p, s)
+                : launch_rows<MODE, T, SET::double_right>(p, s);
+  else
+    return left ? launch_rows<MODE, T, SET::float_left>(p, s)
+                : launch_rows<MODE, T, SET::float_right>(p, s);
 }
 
 // potrf or posv through the factorization table of the current device's
-// architecture, with its rows for LayoutLeft-like batches (batch index
-// fastest) or for the others.
+// architecture.
 template <Mode MODE, class T>
 bool launch_factor_table(const Batch<T>& p, cudaStream_t s) {
-  const bool left = p.a_bs == 1;
-  const bool sm90 = device_is_sm90();
-  if constexpr (sizeof(T) == 8) {
-    if (sm90)
-      return left ? launch_rows<MODE, T, Sm90Table::double_left>(p, s)
-                  : launch_rows<MODE, T, Sm90Table::double_right>(p, s);
-    return left ? launch_rows<MODE, T, DefaultTable::double_left>(p, s)
-                : launch_rows<MODE, T, DefaultTable::double_right>(p, s);
-  } else {
-    if (sm90)
-      return left ? launch_rows<MODE, T, Sm90Table::float_left>(p, s)
-                  : launch_rows<MODE, T, Sm90Table::float_right>(p, s);
-    return left ? launch_rows<MODE, T, DefaultTable::float_left>(p, s)
-                : launch_rows<MODE, T, DefaultTable::float_right>(p, s);
-  }
+  return device_is_sm90() ? launch_table<MODE, T, Sm90Table>(p, s)
+                          : launch_table<MODE, T, DefaultTable>(p, s);
 }
 
 }  // namespace batchol::cuda

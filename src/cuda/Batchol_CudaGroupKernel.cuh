@@ -92,7 +92,7 @@ struct FactorStep {
     if constexpr (K < NP) {
       constexpr int mk = K / G, tk = K % G;
       const T d = group_shfl<G>(r[mk][K], tk);
-      if (K < n && fail == 0 && !pivot_ok(d)) fail = K + 1;
+      if (K < n && fail == 0 && !pivot_ok(d, fast)) fail = K + 1;
       T s, rs;
       pivot_roots(d, fast, s, rs);
       // Column K: the owner's pivot becomes s, rows below are scaled.

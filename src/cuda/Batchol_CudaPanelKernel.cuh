@@ -227,7 +227,7 @@ struct PanelStep {
       PanelColumn<T, BX, BY, NB, MI, MJ, I0, C0, 0>::run(r, c);
       for (int k = c.lid; k < NB; k += Sh::NT) {
         const T d = c.sh[S::kPiv + k];
-        if (C0 + k < n && !pivot_ok(d)) atomicMin(c.fail, C0 + k + 1);
+        if (C0 + k < n && !pivot_ok(d, c.fast)) atomicMin(c.fail, C0 + k + 1);
         T s, rs;
         pivot_roots(d, c.fast, s, rs);
         c.sh[S::kSqrt + k] = s;
@@ -330,11 +330,8 @@ void launch_panel(const Batch<T>& p, cudaStream_t stream, int mpb) {
   using S = panel_detail::Smem<T, Sh::NR, NB>;
   // Wide panels of large orders: fewer matrices per block where shared
   // memory would not hold them.
-  int dev = 0, optin = 0;
-  check(cudaGetDevice(&dev), "cudaGetDevice");
-  check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev),
-        "cudaDeviceGetAttribute");
-  while (mpb > 1 && S::bytes(mpb) > std::size_t(optin)) --mpb;
+  const std::size_t optin = std::size_t(current_device().smem_optin);
+  while (mpb > 1 && S::bytes(mpb) > optin) --mpb;
   const std::size_t shm = S::bytes(mpb);
   auto* kern = &panel_kernel<T, BX, BY, NB, KP, MAXT, MINB>;
   if (shm > 48 * 1024)

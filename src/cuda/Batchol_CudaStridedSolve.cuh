@@ -211,7 +211,9 @@ void launch_strided_solve(const Batch<T>& p, cudaStream_t stream) {
   }
 }
 
-// The strided warp solve for 32 < n <= 128: one right-hand side, each warp
+// The strided warp solve with fixed shapes, for the split posv (the
+// factorization table's potrf, then this on the systems it factored; potrs
+// and trsv read the solve tables instead): one right-hand side, each warp
 // reads 4 steps of L ahead (more loads in flight); several, each warp solves 4
 // columns at once, reading 2 steps ahead, so each read of L serves 4 columns
 // (perf_tests/cuda/tune_solve.cu; H100, double, n = 72 LayoutRight: nrhs 1

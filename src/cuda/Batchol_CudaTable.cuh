@@ -2,10 +2,12 @@
 // factorization table (Batchol_CudaFactorTable.cuh: on sm_90 the rows the
 // tuning tool wrote, elsewhere a robust default), with posv above n = 64 (on
 // LayoutRight above 48) split into that potrf and the strided solve. The
-// solve-only modes (potrs, trsv): the group kernel (lanes per matrix,
-// Batchol_CudaGroupKernel.cuh) for small n, and a warp per right-hand side
-// (Batchol_CudaStridedSolve.cuh) above n = 64 and, where perf_tests/cuda/
-// tune_solve.cu measured it faster, above 32.
+// solve-only modes (potrs, trsv): the solve tables, one for a single
+// right-hand side (trsv too) and one for several, each naming per order the
+// group kernel (lanes per matrix, Batchol_CudaGroupKernel.cuh) or the strided
+// warp solve (a warp per right-hand side, Batchol_CudaStridedSolve.cuh) with
+// its shape; on sm_90 the rows the tuning tool wrote, elsewhere the default
+// below.
 //
 // Each entry is an unrolled kernel, so every entry costs compile time in the
 // translation unit that calls the Cuda path: BATCHOL_CUDA_MAX_N (default 128)
@@ -21,24 +23,6 @@
 #include <cstddef>
 
 namespace batchol::cuda {
-
-// Whether the strided warp solve beats the group kernel for a solve-only mode
-// at 32 < n <= 64 (perf_tests/cuda/tune_solve.cu, which times both; H100,
-// batch 10^4, potrs with 1 and 8 right-hand sides, n = 40..64; results in
-// perf_tests/results/h100-2026-11-22-table/). In double it wins above 48 by
-// 1.3-2.5x in both layouts and from 40 on LayoutRight by 1.1-1.2x; in float
-// on LayoutRight above 48 (1.1-2.2x) and with several right-hand sides from
-// 40 (1.0-1.2x); on LayoutLeft in float the group kernel is faster except
-// with several right-hand sides at 48 < n <= 56 (1.1-1.2x).
-template <class T>
-constexpr bool strided_solve_wins(int n, bool left, int nrhs) {
-  if constexpr (sizeof(T) == 8) {
-    return n > 48 || !left;
-  } else {
-    if (left) return nrhs > 1 && n > 48 && n <= 56;
-    return n > 48 || nrhs > 1;
-  }
-}
 
 // posv as the factorization table's potrf followed by the strided warp solve, which
 // skips the systems whose factorization failed (their info is set by then):
@@ -57,61 +41,88 @@ bool launch_posv_split(const Batch<T>& p, cudaStream_t stream) {
   return true;
 }
 
-// The group kernels of the solve-only modes (n <= 64, where the strided solve
-// does not win), as rows: the shapes the factorization tuning of 2026-11-21
-// preferred for potrf (tune.cu times the solves with the fastest potrf
-// candidate only), per precision and whether rows are contiguous (`rows`,
-// LayoutRight: the kernels stage loads through shared memory, which favours
-// wider groups at some sizes). A thread per matrix while the triangle fits in
-// registers, except that with rows contiguous n = 7, 8 (and 6 in double) take
-// two lanes per matrix, each with half the triangle (tuning, large batch,
-// potrf: H100 47 against 33-35 % of the roofline at n = 8, 56 against 40 % at
-// n = 6 in double; H200 46 against 35 % at n = 8; cuda_tune_h{100,200}.json
-// of 2026-11-21); then groups of lanes, rows cyclic over the group. In double
-// a group of 16 at n = 64 would need more than 255 registers.
-template <std::size_t N>
-constexpr std::array<FactorEntry, N> solve_rows(bool dbl, bool rows) {
-  std::array<FactorEntry, N> r{};
-  std::size_t i = 0;
-  const int single = !rows ? 8 : dbl ? 5 : 6;
-  for (int n = 1; n <= single; ++n) r[i++] = {n, Kernel::Group, n, 1, 4, 0, 0, 0};
-  if (rows) r[i++] = {8, Kernel::Group, 8, 2, 4, 0, 0, 0};
-  r[i++] = {12, Kernel::Group, 12, 4, 4, 0, 0, 0};
-  r[i++] = {16, Kernel::Group, 16, 4, 4, 0, 0, 0};
-  r[i++] = {24, Kernel::Group, 24, 8, 4, 0, 0, 0};
-  r[i++] = {32, Kernel::Group, 32, rows ? 16 : 8, 4, 0, 0, 0};
-  r[i++] = {48, Kernel::Group, 48, 16, 4, 0, 0, 0};
-  r[i++] = !dbl && !rows ? FactorEntry{64, Kernel::Group, 64, 16, 4, 0, 0, 0}
-                         : FactorEntry{64, Kernel::Group, 64, 32, 2, 0, 0, 0};
-  return r;
-}
-struct SolveTable {
-  static constexpr auto double_rows = solve_rows<12>(true, true);
-  static constexpr auto double_other = solve_rows<14>(true, false);
-  static constexpr auto float_rows = solve_rows<13>(false, true);
-  static constexpr auto float_other = solve_rows<14>(false, false);
+// The solve tables of other architectures: the choices the tuning of
+// 2026-11-21/22 made on the H100 before the tool wrote solve rows
+// (perf_tests/cuda/tune_solve.cu against the group kernels; results in
+// perf_tests/results/h100-2026-11-22-table/). The group kernel holds the
+// factor in registers: a thread per matrix to n = 8 (on LayoutRight two lanes
+// at n = 7, 8, and 6 in double, each with half the triangle), then groups of
+// lanes, rows cyclic over the group. The strided warp solve reads L where it
+// lies: in double from n = 33 on LayoutRight and 49 on LayoutLeft; in float
+// on LayoutRight from 49 (33 with several right-hand sides), on LayoutLeft
+// only above 64 and, with several right-hand sides, at 49-56. One right-hand
+// side: 4 steps of L read ahead; several: 4 per warp, 2 steps ahead.
+struct RowList {
+  std::array<FactorEntry, 32> r{};
+  std::size_t size = 0;
+  constexpr void group(int n_hi, int lanes, int warps = 4) {
+    r[size++] = {n_hi, Kernel::Group, n_hi, lanes, warps, 0, 0, 0};
+  }
+  constexpr void strided(int n_hi, bool many) {
+    const int np = (n_hi + 31) / 32 * 32;
+    r[size++] = {n_hi, Kernel::Strided, np, 32, 4, 0, 0, 0, 0, 0, many ? 2 : 4, many ? 4 : 1};
+  }
 };
-static_assert(valid_table(SolveTable::double_rows, 64) &&
-              valid_table(SolveTable::double_other, 64) &&
-              valid_table(SolveTable::float_rows, 64) && valid_table(SolveTable::float_other, 64));
+constexpr RowList default_solve_list(bool dbl, bool left, bool many) {
+  RowList l;
+  const int single = left ? 8 : dbl ? 5 : 6;
+  for (int n = 1; n <= single; ++n) l.group(n, 1);
+  if (!left) l.group(8, 2);
+  l.group(12, 4);
+  l.group(16, 4);
+  l.group(24, 8);
+  l.group(32, left ? 8 : 16);
+  // Group rows above 32 up to `to`, then the strided solve.
+  const int to = dbl ? (left ? 48 : 32) : left ? (many ? 48 : 64) : (many ? 32 : 48);
+  if (to >= 48) l.group(48, 16);
+  if (to == 64) l.group(64, 16);
+  if (to < 64) {
+    if (to < 48) l.strided(48, many);
+    if (!dbl && left && many) {  // groups again at 57-64
+      l.strided(56, many);
+      l.group(64, 16);
+    } else {
+      l.strided(64, many);
+    }
+  }
+  l.strided(96, many);
+  l.strided(128, many);
+  return l;
+}
+template <bool DBL, bool LEFT, bool MANY>
+constexpr auto default_solve_rows() {
+  constexpr RowList l = default_solve_list(DBL, LEFT, MANY);
+  std::array<FactorEntry, l.size> a{};
+  for (std::size_t i = 0; i < l.size; ++i) a[i] = l.r[i];
+  return a;
+}
+template <bool MANY>
+struct DefaultSolveTable {
+  static constexpr auto double_left = default_solve_rows<true, true, MANY>();
+  static constexpr auto double_right = default_solve_rows<true, false, MANY>();
+  static constexpr auto float_left = default_solve_rows<false, true, MANY>();
+  static constexpr auto float_right = default_solve_rows<false, false, MANY>();
+};
 
-// The solve-only modes (potrs, trsv): the strided warp solve above n = 64 and
-// wherever the tuning measured it faster from 33 (strided_solve_wins), else
-// the group kernel that holds the factor in registers (SolveTable).
+template <class SET>
+constexpr bool valid_solve_set() {
+  return valid_table(SET::double_left) && valid_table(SET::double_right) &&
+         valid_table(SET::float_left) && valid_table(SET::float_right);
+}
+static_assert(valid_solve_set<DefaultSolveTable<false>>() &&
+              valid_solve_set<DefaultSolveTable<true>>() && valid_solve_set<Sm90SolveOne>() &&
+              valid_solve_set<Sm90SolveMany>());
+
+// The solve-only modes (potrs, trsv) through the solve table of the current
+// device's architecture for one or several right-hand sides.
 template <Mode MODE, class T>
 bool launch_solve(const Batch<T>& p, cudaStream_t stream) {
-  const int n = p.n;
-  if (n > 64 || (n > 32 && strided_solve_wins<T>(n, p.a_bs == 1, p.nrhs))) {
-    launch_strided_tuned<MODE>(p, stream);
-    return true;
-  }
-  const bool rows = p.a_cs == 1;
-  if constexpr (sizeof(T) == 8)
-    return rows ? launch_rows<MODE, T, SolveTable::double_rows>(p, stream)
-                : launch_rows<MODE, T, SolveTable::double_other>(p, stream);
-  else
-    return rows ? launch_rows<MODE, T, SolveTable::float_rows>(p, stream)
-                : launch_rows<MODE, T, SolveTable::float_other>(p, stream);
+  const bool many = p.nrhs > 1;
+  if (device_is_sm90())
+    return many ? launch_table<MODE, T, Sm90SolveMany>(p, stream)
+                : launch_table<MODE, T, Sm90SolveOne>(p, stream);
+  return many ? launch_table<MODE, T, DefaultSolveTable<true>>(p, stream)
+              : launch_table<MODE, T, DefaultSolveTable<false>>(p, stream);
 }
 
 // Launches operation MODE on `stream` and returns true, or returns false when

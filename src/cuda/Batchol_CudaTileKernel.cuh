@@ -205,7 +205,7 @@ __global__ void __launch_bounds__(MAXT, MINB)
   // Pivot test, square roots and their reciprocals, shared by the matrix's threads.
   for (int c = lid; c < NP; c += NT) {
     const T d = sh[S::kPiv + c];
-    if (c < n && !pivot_ok(d)) atomicMin(&fails[sub], c + 1);
+    if (c < n && !pivot_ok(d, p.fast_math)) atomicMin(&fails[sub], c + 1);
     T s, rs;
     pivot_roots(d, p.fast_math, s, rs);
     sh[S::kSqrt + c] = s;
