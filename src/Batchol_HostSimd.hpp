@@ -191,10 +191,11 @@ BATCHOL_HOST_INLINE vec_t<T> load_lanes(const T* p, unsigned bits) {
 }
 
 // Stores the lanes of v whose bit is set in `bits` (lane e: bit e); the other
-// lanes' memory is left as it is. With AVX-512 a masked store, which neither
-// reads the line first nor needs a vector mask (measured: the load, the blend
-// and building the mask lane by lane were most of the LayoutRight transfers'
-// time); elsewhere a blend with what memory holds.
+// lanes' memory is neither read nor written (it may lie past the end of an
+// array, or belong to another thread's systems). With AVX-512 a masked store,
+// which needs no vector mask (measured: the load, the blend and building the
+// mask lane by lane were most of the LayoutRight transfers' time); with AVX a
+// masked move (vmaskmov); elsewhere lane by lane.
 template <class T>
 BATCHOL_HOST_INLINE void store_lanes(T* p, const vec_t<T>& v, unsigned bits) {
 #if defined(__AVX512F__)
@@ -202,9 +203,15 @@ BATCHOL_HOST_INLINE void store_lanes(T* p, const vec_t<T>& v, unsigned bits) {
     _mm512_mask_storeu_pd(p, __mmask8(bits), (__m512d)v);
   else
     _mm512_mask_storeu_ps(p, __mmask16(bits), (__m512)v);
-#else
+#elif defined(__AVX__)
   const mask_t<T> m = -((splat_mask<T>(int(bits)) >> iota_mask<T>()) & splat_mask<T>(1));
-  storeu(p, select(m, v, loadu(p)));
+  if constexpr (std::is_same_v<T, double>)
+    _mm256_maskstore_pd(p, (__m256i)m, (__m256d)v);
+  else
+    _mm256_maskstore_ps(p, (__m256i)m, (__m256)v);
+#else
+  for (int e = 0; e < width_v<T>; ++e)
+    if (bits >> e & 1u) p[e] = v[e];
 #endif
 }
 
