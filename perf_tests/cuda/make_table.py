@@ -56,6 +56,20 @@ def parse(name):
     return ("Tile", int(np_), int(lanes), 0, int(third), 0, 0, int(mpb))
 
 
+def rank(per_batch):
+    """per_batch: one {key: time} per batch size -> [(score, key)], best first,
+    for the keys timed at every batch size; score = time relative to that
+    batch's fastest, averaged over the batch sizes."""
+    score = collections.defaultdict(float)
+    seen = collections.Counter()
+    for ts in per_batch:
+        lo = min(ts.values())
+        for k, t in ts.items():
+            score[k] += t / lo / len(per_batch)
+            seen[k] += 1
+    return sorted((sc, k) for k, sc in score.items() if seen[k] == len(per_batch))
+
+
 def choose(times, n, layout):
     """times: {batch: {(kernel, op): ns}} -> (row, note).
 
@@ -66,8 +80,7 @@ def choose(times, n, layout):
     splits), each at its best mpb, relative to the best instantiation and
     averaged over the batch sizes."""
     split = posv_splits(n, layout)
-    score = collections.defaultdict(float)
-    seen = collections.Counter()
+    costs = []
     for per in times.values():
         best_f, best_v = {}, {}
         for (k, op), t in per.items():
@@ -77,25 +90,16 @@ def choose(times, n, layout):
             inst = e[:7]
             best_f[inst] = min(best_f.get(inst, t), t)
             best_v[inst] = min(best_v.get(inst, per[(k, "posv")]), per[(k, "posv")])
-        cost = {i: best_f[i] + (0 if split else best_v[i]) for i in best_f}
-        lo = min(cost.values())
-        for i, c in cost.items():
-            score[i] += c / lo / len(times)
-            seen[i] += 1
-    ranked = sorted((s, i) for i, s in score.items() if seen[i] == len(times))
+        costs.append({i: best_f[i] + (0 if split else best_v[i]) for i in best_f})
+    ranked = rank(costs)
     if not ranked:
         sys.exit(f"no candidate with potrf and posv at n = {n} ({layout})")
     inst = ranked[0][1]
 
     def best_mpb(op):
-        rel = collections.defaultdict(float)
-        for per in times.values():
-            ts = {parse(k)[7]: t for (k, o), t in per.items()
-                  if o == op and parse(k) and parse(k)[:7] == inst and (k, "posv") in per}
-            lo = min(ts.values())
-            for m, t in ts.items():
-                rel[m] += t / lo / len(times)
-        return min(rel, key=rel.get)
+        return rank([{parse(k)[7]: t for (k, o), t in per.items()
+                      if o == op and parse(k) and parse(k)[:7] == inst and (k, "posv") in per}
+                     for per in times.values()])[0][1]
 
     mpb_f, mpb_v = (best_mpb("potrf"), best_mpb("posv")) if inst[0] != "Group" else (0, 0)
     if split or inst[0] == "Panel":  # posv runs potrf's launch, then the strided solve
@@ -129,15 +133,7 @@ def solve_row(name):
 def choose_solve(times):
     """times: {batch: {kernel: ns}} -> (row fields, note): the kernel with the
     lowest potrs time relative to the fastest, averaged over the batch sizes."""
-    score = collections.defaultdict(float)
-    seen = collections.Counter()
-    for per in times.values():
-        ts = {k: t for k, t in per.items() if solve_row(k)}
-        lo = min(ts.values())
-        for k, t in ts.items():
-            score[k] += t / lo / len(times)
-            seen[k] += 1
-    ranked = sorted((sc, k) for k, sc in score.items() if seen[k] == len(times))
+    ranked = rank([{k: t for k, t in per.items() if solve_row(k)} for per in times.values()])
     if not ranked:
         return None, None
     note = f"{ranked[0][1]} {ranked[0][0]:.3f}" + (

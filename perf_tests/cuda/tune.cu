@@ -154,6 +154,13 @@ struct Data {
     const Batch<T> p = desc();
     return i * p.a_bs + r * p.a_rs + c * p.a_cs;
   }
+  // The pristine A or B back into the worked-on copy, on stream s.
+  void restore_a(cudaStream_t s) const {
+    CK(cudaMemcpyAsync(a, a0, a_bytes(), cudaMemcpyDeviceToDevice, s));
+  }
+  void restore_b(cudaStream_t s) const {
+    CK(cudaMemcpyAsync(b, b0, b_bytes(), cudaMemcpyDeviceToDevice, s));
+  }
   std::int64_t bidx(std::int64_t i, int r, int q = 0) const {
     const Batch<T> p = desc();
     return i * p.b_bs + r * p.b_rs + q * p.b_cs;
@@ -581,12 +588,7 @@ void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& tabl
     for (std::int64_t batch : timing_batches(c, n, sizeof(T))) {
       for (Layout lay : {Layout::Right, Layout::Left}) {
         Data<T> d(n, batch, lay, 99 + n);
-        auto restore_a = [&] {
-          CK(cudaMemcpyAsync(d.a, d.a0, d.a_bytes(), cudaMemcpyDeviceToDevice, c.s));
-        };
-        auto restore_b = [&] {
-          CK(cudaMemcpyAsync(d.b, d.b0, d.b_bytes(), cudaMemcpyDeviceToDevice, c.s));
-        };
+        auto restore_a = [&] { d.restore_a(c.s); };
         double best = 1e30;
         const Cand<T>* bk = nullptr;
         for (const Cand<T>* k : ks) {
@@ -620,8 +622,8 @@ void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& tabl
             const double t = time_median(
                 c, c.reps,
                 [&] {
-                  restore_a();
-                  restore_b();
+                  d.restore_a(c.s);
+                  d.restore_b(c.s);
                 },
                 [&] { sk->fn[mi](p, c.s); });
             record<T>(c, mode_name(Mode(mi)), n, lay, batch, sk->name, t, Mode(mi));
@@ -680,10 +682,8 @@ void sweep_solve(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>
       for (Layout lay : {Layout::Right, Layout::Left})
         for (int nrhs : {1, 8}) {
           Data<T> d(n, batch, lay, 99 + n, nrhs);
-          CK(cudaMemcpy(d.a, d.a0, d.a_bytes(), cudaMemcpyDeviceToDevice));
-          auto restore_b = [&] {
-            CK(cudaMemcpyAsync(d.b, d.b0, d.b_bytes(), cudaMemcpyDeviceToDevice, c.s));
-          };
+          d.restore_a(c.s);
+          auto restore_b = [&] { d.restore_b(c.s); };
           double best = 1e30;
           const Cand<T>* bk = nullptr;
           for (const Cand<T>* k : ks) {

@@ -109,10 +109,14 @@ constexpr bool valid_table(const Rows& t, int top = 128) {
   }
   return rows > 0 && lo == top;
 }
-static_assert(valid_table(Sm90Table::double_right) && valid_table(Sm90Table::double_left) &&
-              valid_table(Sm90Table::float_right) && valid_table(Sm90Table::float_left));
-static_assert(valid_table(DefaultTable::double_right) && valid_table(DefaultTable::double_left) &&
-              valid_table(DefaultTable::float_right) && valid_table(DefaultTable::float_left));
+// The same for the four row arrays of a table (double_left, double_right,
+// float_left, float_right).
+template <class SET>
+constexpr bool valid_table_set() {
+  return valid_table(SET::double_left) && valid_table(SET::double_right) &&
+         valid_table(SET::float_left) && valid_table(SET::float_right);
+}
+static_assert(valid_table_set<Sm90Table>() && valid_table_set<DefaultTable>());
 
 namespace table_detail {
 

@@ -104,14 +104,9 @@ struct DefaultSolveTable {
   static constexpr auto float_right = default_solve_rows<false, false, MANY>();
 };
 
-template <class SET>
-constexpr bool valid_solve_set() {
-  return valid_table(SET::double_left) && valid_table(SET::double_right) &&
-         valid_table(SET::float_left) && valid_table(SET::float_right);
-}
-static_assert(valid_solve_set<DefaultSolveTable<false>>() &&
-              valid_solve_set<DefaultSolveTable<true>>() && valid_solve_set<Sm90SolveOne>() &&
-              valid_solve_set<Sm90SolveMany>());
+static_assert(valid_table_set<DefaultSolveTable<false>>() &&
+              valid_table_set<DefaultSolveTable<true>>() && valid_table_set<Sm90SolveOne>() &&
+              valid_table_set<Sm90SolveMany>());
 
 // The solve-only modes (potrs, trsv) through the solve table of the current
 // device's architecture for one or several right-hand sides.
