@@ -29,7 +29,7 @@ struct Run {
 };
 template <class C>
 Run<C> run_potrf(const std::vector<Matrix>& images, int n, batchol::Path path,
-                 bool fast_math = false) {
+                 bool fast_math = false, bool write_transposed = false) {
   AView<C> A("A", images.size(), n, n);
   upload(A, images);
   Run<C> r;
@@ -37,6 +37,7 @@ Run<C> run_potrf(const std::vector<Matrix>& images, int n, batchol::Path path,
   InfoView info = make_info(int(images.size()), -99);
   batchol::Options opts = options(C::uplo, path);
   opts.fast_math = fast_math;
+  opts.write_transposed = write_transposed;
   batchol::potrf(Exec(), A, info, opts);
   r.after = snapshot(A);
   r.info = download_info(info);
@@ -106,58 +107,78 @@ TYPED_TEST(Info, EveryMatrixFailsAtItsOwnColumn) {
   }
 }
 
-// A pivot below the smallest normal number (2^-127 in float, 2^-1023 in
-// double: subnormal, with a finite reciprocal). Without fast_math every path
+// A pivot below the smallest normal number: 2^-127 in float, 2^-1023 in
+// double (subnormal, with a finite reciprocal), and the smallest subnormal,
+// whose reciprocal overflows (the Cuda tile and panel kernels then divide by
+// it instead of multiplying with 1/d). Without fast_math every path
 // factors it as LAPACK does. With fast_math the Host and Cuda paths flush it
 // to zero, as their reciprocal square root estimates do: info is its column,
 // the columns before it hold the factor, the other matrices are untouched by
 // it; the Generic path, which ignores fast_math, still factors it. The
 // matrix: 1 on the diagonal, 0.1 elsewhere, except row and column k, which
 // hold only the tiny pivot (so L is that of the same matrix with a 1 there,
-// with sqrt(tiny) at (k, k)).
+// with sqrt(tiny) at (k, k)). Where it is factored, write_transposed mirrors
+// the same factor.
 TYPED_TEST(Info, SubnormalPivot) {
   using C = TypeParam;
   using T = typename C::scalar;
-  const double tiny = double(std::numeric_limits<T>::min()) / 2;
   constexpr int kBatch = 9, kAt = 4;
-  for (int n : {2, 3, 8, 9, 16, 17, 24, 25, 32, 33, 48, 64, 65, 100, 128}) {
-    const int k = n / 2;
-    Matrix one(n, n);
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i) one(i, j) = i == j ? 1.0 : (i == k || j == k) ? 0.0 : 0.1;
-    Matrix want;
-    ASSERT_EQ(lapack_potrf<T>(one, want), 0);
-    Matrix sub = one;
-    sub(k, k) = tiny;
-    std::vector<Matrix> images(kBatch, image_of(one, C::uplo, kPoison));
-    images[kAt] = image_of(sub, C::uplo, kPoison);
-    const double sq = std::sqrt(tiny), tol = forward_tol<T>(n, 0.2 * n + 2);
-    for (batchol::Path path : paths_under_test<PotrfOp>())
-      for (bool fast : {false, true}) {
-        SCOPED_TRACE(case_name(n, kBatch, path) + (fast ? ", fast_math" : ""));
-        const Run<C> r = run_potrf<C>(images, n, path, fast);
-        const bool flushed = fast && !runs_generic<Exec, PotrfOp>(path);
-        for (int b = 0; b < kBatch; ++b) EXPECT_EQ(r.info[b], b == kAt && flushed ? k + 1 : 0);
-        Matrix got = lower_of(get(r.after, kAt), C::uplo);
-        if (flushed) {
-          EXPECT_TRUE(within("factor vs LAPACK",
-                             relative_diff(leading_columns(got, k), leading_columns(want, k)),
-                             tol));
-        } else {
-          EXPECT_LE(std::abs(got(k, k) - sq), 4 * std::numeric_limits<T>::epsilon() * sq)
-              << "L(k, k) = " << got(k, k) << ", sqrt(tiny) = " << sq;
-          got(k, k) = 1.0;
-          EXPECT_TRUE(within("factor vs LAPACK", relative_diff(got, want), tol));
+  const double tinies[] = {double(std::numeric_limits<T>::min()) / 2,
+                           double(std::numeric_limits<T>::denorm_min())};
+  for (const double tiny : tinies)
+    for (int n : {2, 3, 8, 9, 16, 17, 24, 25, 32, 33, 48, 64, 65, 100, 128}) {
+      const int k = n / 2;
+      Matrix one(n, n);
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) one(i, j) = i == j ? 1.0 : (i == k || j == k) ? 0.0 : 0.1;
+      Matrix want;
+      ASSERT_EQ(lapack_potrf<T>(one, want), 0);
+      Matrix sub = one;
+      sub(k, k) = tiny;
+      std::vector<Matrix> images(kBatch, image_of(one, C::uplo, kPoison));
+      images[kAt] = image_of(sub, C::uplo, kPoison);
+      const double sq = std::sqrt(tiny), tol = forward_tol<T>(n, 0.2 * n + 2);
+      for (batchol::Path path : paths_under_test<PotrfOp>())
+        for (bool fast : {false, true}) {
+          SCOPED_TRACE(case_name(n, kBatch, path) + (fast ? ", fast_math" : "") +
+                       (tiny == tinies[0] ? ", tiny = min/2" : ", tiny = denorm_min"));
+          const Run<C> r = run_potrf<C>(images, n, path, fast);
+          const bool flushed = fast && !runs_generic<Exec, PotrfOp>(path);
+          for (int b = 0; b < kBatch; ++b) EXPECT_EQ(r.info[b], b == kAt && flushed ? k + 1 : 0);
+          Matrix got = lower_of(get(r.after, kAt), C::uplo);
+          if (flushed) {
+            EXPECT_TRUE(within("factor vs LAPACK",
+                               relative_diff(leading_columns(got, k), leading_columns(want, k)),
+                               tol));
+          } else {
+            EXPECT_LE(std::abs(got(k, k) - sq), 4 * std::numeric_limits<T>::epsilon() * sq)
+                << "L(k, k) = " << got(k, k) << ", sqrt(tiny) = " << sq;
+            got(k, k) = 1.0;
+            EXPECT_TRUE(within("factor vs LAPACK", relative_diff(got, want), tol));
+          }
+          EXPECT_TRUE(other_triangle_bits_equal(r.before, r.after, kAt, C::uplo));
+          if (!flushed) {
+            // write_transposed: the same factor, and its mirror.
+            const Run<C> m = run_potrf<C>(images, n, path, fast, true);
+            EXPECT_EQ(m.info[kAt], 0);
+            bool same = true, mirrored = true;
+            for (int c = 0; c < n; ++c)
+              for (int i = c; i < n; ++i) {
+                const int ri = C::uplo == Uplo::Lower ? i : c, ci = C::uplo == Uplo::Lower ? c : i;
+                same = same && same_bits(m.after(kAt, ri, ci), r.after(kAt, ri, ci));
+                mirrored = mirrored && same_bits(m.after(kAt, ci, ri), r.after(kAt, ri, ci));
+              }
+            EXPECT_TRUE(same) << "write_transposed changed the factor";
+            EXPECT_TRUE(mirrored) << "write_transposed did not mirror the factor";
+          }
+          for (int b = 0; b < kBatch; ++b) {
+            if (b == kAt) continue;
+            EXPECT_TRUE(within("good matrix vs LAPACK",
+                               relative_diff(lower_of(get(r.after, b), C::uplo), want), tol));
+          }
+          if (::testing::Test::HasFailure()) return;
         }
-        EXPECT_TRUE(other_triangle_bits_equal(r.before, r.after, kAt, C::uplo));
-        for (int b = 0; b < kBatch; ++b) {
-          if (b == kAt) continue;
-          EXPECT_TRUE(within("good matrix vs LAPACK",
-                             relative_diff(lower_of(get(r.after, b), C::uplo), want), tol));
-        }
-        if (::testing::Test::HasFailure()) return;
-      }
-  }
+    }
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <Batchol.hpp>
 
+#include <limits>
+
 namespace batchol_test {
 namespace {
 
@@ -23,7 +25,7 @@ struct PosvRun {
 
 template <class C, class BView>
 PosvRun<C, BView> run_posv(const std::vector<Matrix>& images, const std::vector<Matrix>& rhs, int n,
-                           int nrhs, batchol::Path path) {
+                           int nrhs, batchol::Path path, bool fast_math = false) {
   const int batch = int(images.size());
   Batch3<typename C::scalar, typename C::layout> A("A", batch, n, n);
   upload(A, images);
@@ -34,7 +36,9 @@ PosvRun<C, BView> run_posv(const std::vector<Matrix>& images, const std::vector<
     B = BView("B", batch, n);
   upload(B, rhs);
   InfoView info = make_info(batch, -99);
-  batchol::posv(Exec(), A, B, info, options(C::uplo, path));
+  batchol::Options opts = options(C::uplo, path);
+  opts.fast_math = fast_math;
+  batchol::posv(Exec(), A, B, info, opts);
   return {snapshot(A), snapshot(B), download_info(info)};
 }
 
@@ -83,6 +87,56 @@ TYPED_TEST(PosvFailure, FailedMatrixKeepsItsRightHandSide) {
     expect_failure_isolated<C, Batch3<T, L>>(n, 3);
     if (::testing::Test::HasFailure()) return;
   }
+}
+
+// A subnormal pivot (as in Info.SubnormalPivot: 2^-127 or 2^-1023, and the
+// smallest subnormal, whose reciprocal overflows) is no failure without
+// fast_math: every path solves the system, the Cuda tile kernel through its
+// rare path (Batchol_CudaFirstEvent.cuh), which refills the factor its solve
+// reads. With fast_math the Host and Cuda paths flush it to zero: info is its
+// column and B comes back unchanged. The matrix is 1 on the diagonal, 0.1
+// elsewhere, except row and column k, which hold only the pivot; the solution
+// is all ones.
+TYPED_TEST(PosvFailure, SubnormalPivot) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  using BView = Batch3<T, typename C::layout>;
+  constexpr int kBatch = 5, kNrhs = 2;
+  const double tinies[] = {double(std::numeric_limits<T>::min()) / 2,
+                           double(std::numeric_limits<T>::denorm_min())};
+  for (const double tiny : tinies)
+    for (int n : {2, 9, 17, 25, 33, 48, 64, 65, 100}) {
+      const int k = n / 2;
+      Matrix sub(n, n);
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) sub(i, j) = i == j ? 1.0 : (i == k || j == k) ? 0.0 : 0.1;
+      sub(k, k) = tiny;
+      const Matrix ones(n, kNrhs, 1.0), rhs = multiply(sub, ones);
+      const std::vector<Matrix> images(kBatch, image_of(sub, C::uplo, kPoison));
+      const std::vector<Matrix> rhs_all(kBatch, rhs);
+      const double tol = forward_tol<T>(n, 0.2 * n + 2);
+      for (batchol::Path path : paths_under_test<PosvOp>())
+        for (bool fast : {false, true}) {
+          SCOPED_TRACE(case_name(n, kBatch, path) + (fast ? ", fast_math" : "") +
+                       (tiny == tinies[0] ? ", tiny = min/2" : ", tiny = denorm_min"));
+          const auto r = run_posv<C, BView>(images, rhs_all, n, kNrhs, path, fast);
+          const bool flushed = fast && !runs_generic<Exec, PosvOp>(path);
+          for (int b = 0; b < kBatch; ++b) {
+            EXPECT_EQ(r.info[b], flushed ? k + 1 : 0) << "matrix " << b;
+            const Matrix x = get(r.b, b);
+            if (flushed) {
+              bool unchanged = true;
+              for (std::size_t e = 0; e < x.v.size(); ++e)
+                unchanged = unchanged && same_bits(T(x.v[e]), T(rhs.v[e]));
+              EXPECT_TRUE(unchanged) << "matrix " << b << ": the right-hand side was overwritten";
+            } else {
+              EXPECT_TRUE(within("solution vs ones", relative_diff(x, ones), tol))
+                  << "matrix " << b << ", x(k, 0) = " << x(k, 0);
+            }
+          }
+          if (::testing::Test::HasFailure()) return;
+        }
+    }
 }
 
 }  // namespace

@@ -26,7 +26,9 @@
 // fails pivot_ok gives info = c+1; columns before it hold the factor and are
 // the only ones stored, the rest keeps the input. The test comes after each
 // panel (one atomicMin per failing pivot); a failed matrix keeps computing
-// with its block and stores nothing more.
+// with its block and stores nothing more. A subnormal pivot whose reciprocal
+// overflows (exact mode) is such an event too; then one thread factors the
+// matrix on from that column (Batchol_CudaFirstEvent.cuh).
 //
 // potrf only: posv runs it and then the strided solve (as the table does for
 // every order above 64), so that posv's factor is potrf's bit for bit.
@@ -34,6 +36,7 @@
 #define BATCHOL_CUDA_PANEL_KERNEL_CUH
 
 #include "Batchol_CudaBatch.cuh"
+#include "Batchol_CudaFirstEvent.cuh"
 
 #include <algorithm>
 #include <climits>
@@ -72,7 +75,7 @@ struct Smem {
 template <class T>
 struct Ctx {
   T* sh;      // this matrix's shared memory
-  int* fail;  // this matrix's first failing column (INT_MAX: none)
+  int* fail;  // this matrix's FirstEvent
   T* a;       // this matrix in global memory
   std::int64_t rs, cs;
   int n, tx, ty, lid;
@@ -227,7 +230,8 @@ struct PanelStep {
       PanelColumn<T, BX, BY, NB, MI, MJ, I0, C0, 0>::run(r, c);
       for (int k = c.lid; k < NB; k += Sh::NT) {
         const T d = c.sh[S::kPiv + k];
-        if (C0 + k < n && !pivot_ok(d, c.fast)) atomicMin(c.fail, C0 + k + 1);
+        const int e = FirstEvent::of(d, c.sh[S::kPinv + k], C0 + k, c.fast);
+        if (C0 + k < n && e != FirstEvent::kNone) atomicMin(c.fail, e);
         T s, rs;
         pivot_roots(d, c.fast, s, rs);
         c.sh[S::kSqrt + k] = s;
@@ -235,10 +239,9 @@ struct PanelStep {
       }
       __syncthreads();
       // 4. Store the columns before the first failing pivot.
-      const int fail = *c.fail;
+      const int ncol = FirstEvent::before(*c.fail, n);
       const std::int64_t srs = opaque(c.rs), scs = opaque(c.cs);
       T* const sa = c.a + opaque(0);
-      const int ncol = fail == INT_MAX ? n : fail - 1;
 #pragma unroll
       for (int j = 0; j < MJ; ++j) {
         const int k = c.ty + BY * j, col = C0 + k;
@@ -286,7 +289,7 @@ __global__ void __launch_bounds__(MAXT, MINB)
   // thread) and store nothing.
   const bool live = mat < p.batch;
   const std::int64_t mi = live ? mat : p.batch - 1;
-  if (lid == 0) fails[sub] = INT_MAX;
+  if (lid == 0) fails[sub] = FirstEvent::kNone;
   __syncthreads();
 
   Ctx<T> c{reinterpret_cast<T*>(panel_smem) + sub * S::kSize,
@@ -303,11 +306,15 @@ __global__ void __launch_bounds__(MAXT, MINB)
   T r[Sh::MI][Sh::MJ];
   PanelStep<T, BX, BY, NB, KP, 0>::run(r, c);
   __syncthreads();
-  const int fail = fails[sub] == INT_MAX ? 0 : fails[sub];
-  if (live && lid == 0) p.info[mat * p.info_s] = fail;
+  const int event = fails[sub];
+  int info = event == FirstEvent::kNone ? 0 : FirstEvent::column(event) + 1;
+  // Columns before the event are stored (the barrier above publishes them).
+  if (FirstEvent::is_tiny(event) && live && lid == 0)
+    info = serial_potrf_tail(c.a, c.rs, c.cs, p.n, FirstEvent::column(event), p.mirror);
+  if (live && lid == 0) p.info[mat * p.info_s] = info;
 
   // The transposed copy into the upper triangle, from the stored factor.
-  if (p.mirror && fail == 0 && live) {
+  if (p.mirror && event == FirstEvent::kNone && live) {
     const int n = p.n;
     for (int e = lid; e < n * n; e += Sh::NT) {
       const int row = e % n, col = e / n;

@@ -20,7 +20,9 @@
 //
 // Failure contract (as the reference): the first column c < n whose pivot
 // fails pivot_ok gives info = c+1; columns before it hold the factor and are
-// the only ones stored. Columns already finished are protected by a select,
+// the only ones stored. A subnormal pivot whose reciprocal overflows (exact
+// mode) comes before: nothing is stored and one thread factors the matrix
+// (Batchol_CudaFirstEvent.cuh). Columns already finished are protected by a select,
 // not by multiplying with zero, so a NaN or Inf reaching the update later
 // cannot leak into them.
 //
@@ -30,6 +32,7 @@
 #define BATCHOL_CUDA_TILE_KERNEL_CUH
 
 #include "Batchol_CudaBatch.cuh"
+#include "Batchol_CudaFirstEvent.cuh"
 #include "Batchol_CudaWarpSolve.cuh"
 
 #include <algorithm>
@@ -197,7 +200,7 @@ __global__ void __launch_bounds__(MAXT, MINB)
     }
   }
 
-  if (lid == 0) fails[sub] = INT_MAX;
+  if (lid == 0) fails[sub] = FirstEvent::kNone;
   publish<T, B, M, 0>(r, sh, tx, ty);
   __syncthreads();
   TileColumn<T, B, M, 0>::run(r, sh, tx, ty);
@@ -205,21 +208,23 @@ __global__ void __launch_bounds__(MAXT, MINB)
   // Pivot test, square roots and their reciprocals, shared by the matrix's threads.
   for (int c = lid; c < NP; c += NT) {
     const T d = sh[S::kPiv + c];
-    if (c < n && !pivot_ok(d, p.fast_math)) atomicMin(&fails[sub], c + 1);
+    const int e = FirstEvent::of(d, sh[S::kPinv + c], c, p.fast_math);
+    if (c < n && e != FirstEvent::kNone) atomicMin(&fails[sub], e);
     T s, rs;
     pivot_roots(d, p.fast_math, s, rs);
     sh[S::kSqrt + c] = s;
     sh[S::kRsqrt + c] = rs;
   }
   __syncthreads();
-  const int fail = fails[sub] == INT_MAX ? 0 : fails[sub];
+  const int event = fails[sub];
+  const bool tiny = FirstEvent::is_tiny(event);
 
   // Store: columns before a failing pivot hold the factor, the rest of the
   // matrix keeps its input (as the reference leaves it).
-  const int ncol = fail ? fail - 1 : n;
+  const int ncol = tiny ? 0 : FirstEvent::before(event, n);
   const std::int64_t a_rs = opaque(p.a_rs), a_cs = opaque(p.a_cs);
   T* const As = p.a + opaque(mi * p.a_bs);
-  const bool mirror = p.mirror && fail == 0;
+  const bool mirror = p.mirror && event == FirstEvent::kNone;
   T* const Lp = sh + S::kL;
 #pragma unroll
   for (int j = 0; j < M; ++j) {
@@ -233,11 +238,24 @@ __global__ void __launch_bounds__(MAXT, MINB)
       if (row < n && c <= row) {
         if (live && c < ncol) As[row * a_rs + c * a_cs] = l;
         if (live && mirror && c < row) As[c * a_rs + row * a_cs] = l;
-        if constexpr (kSolve) Lp[solve_detail::packed(row, c)] = l;
+        if constexpr (kSolve) {
+          if (!tiny) Lp[solve_detail::packed(row, c)] = l;
+        }
       }
     }
   }
-  if (live && lid == 0) p.info[mat * p.info_s] = fail;
+  int info = event == FirstEvent::kNone ? 0 : FirstEvent::column(event) + 1;
+  if (tiny && live && lid == 0) {
+    // The input is still whole: nothing was stored. (The matrix's shared
+    // word stays: its other threads may still be reading it.)
+    info = serial_potrf_tail(As, a_rs, a_cs, n, 0, p.mirror);
+    if constexpr (kSolve) {
+      for (int c = 0; c < n; ++c)
+        for (int row = c; row < n; ++row)
+          Lp[solve_detail::packed(row, c)] = As[row * a_rs + c * a_cs];
+    }
+  }
+  if (live && lid == 0) p.info[mat * p.info_s] = info;
 
   if constexpr (kSolve) {
     // One warp per matrix of the block; a failed posv leaves B as it was.
@@ -245,7 +263,10 @@ __global__ void __launch_bounds__(MAXT, MINB)
     const int lane = int(threadIdx.x) % 32, nwarps = int(blockDim.x) / 32;
     for (int w = int(threadIdx.x) / 32; w < mpb; w += nwarps) {
       const std::int64_t mw = first + std::int64_t(blockIdx.x) * mpb + w;
-      if (mw < p.batch && fails[w] == INT_MAX) {
+      // A tiny event's outcome is in info (written before the barrier).
+      const int ew = fails[w];
+      if (mw < p.batch &&
+          (ew == FirstEvent::kNone || (FirstEvent::is_tiny(ew) && p.info[mw * p.info_s] == 0))) {
         const T* const Lw = reinterpret_cast<const T*>(tile_smem) + w * S::kSize + S::kL;
         WarpSolve<T, NP>::template solve_all<true, true>(Lw, n, lane, p.b + mw * p.b_bs, p.b_rs,
                                                          p.b_cs, p.nrhs);
