@@ -123,25 +123,20 @@ TYPED_TEST(Info, SubnormalPivot) {
   using C = TypeParam;
   using T = typename C::scalar;
   constexpr int kBatch = 9, kAt = 4;
-  const double tinies[] = {double(std::numeric_limits<T>::min()) / 2,
-                           double(std::numeric_limits<T>::denorm_min())};
-  for (const double tiny : tinies)
+  for (const TinyPivot& tiny_pivot : tiny_pivots<T>())
     for (int n : {2, 3, 8, 9, 16, 17, 24, 25, 32, 33, 48, 64, 65, 100, 128}) {
       const int k = n / 2;
-      Matrix one(n, n);
-      for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) one(i, j) = i == j ? 1.0 : (i == k || j == k) ? 0.0 : 0.1;
+      const double tiny = tiny_pivot.value;
+      const Matrix one = with_lone_pivot(n, k, 1.0), sub = with_lone_pivot(n, k, tiny);
       Matrix want;
       ASSERT_EQ(lapack_potrf<T>(one, want), 0);
-      Matrix sub = one;
-      sub(k, k) = tiny;
       std::vector<Matrix> images(kBatch, image_of(one, C::uplo, kPoison));
       images[kAt] = image_of(sub, C::uplo, kPoison);
       const double sq = std::sqrt(tiny), tol = forward_tol<T>(n, 0.2 * n + 2);
       for (batchol::Path path : paths_under_test<PotrfOp>())
         for (bool fast : {false, true}) {
-          SCOPED_TRACE(case_name(n, kBatch, path) + (fast ? ", fast_math" : "") +
-                       (tiny == tinies[0] ? ", tiny = min/2" : ", tiny = denorm_min"));
+          SCOPED_TRACE(case_name(n, kBatch, path) + (fast ? ", fast_math, " : ", ") +
+                       tiny_pivot.name);
           const Run<C> r = run_potrf<C>(images, n, path, fast);
           const bool flushed = fast && !runs_generic<Exec, PotrfOp>(path);
           for (int b = 0; b < kBatch; ++b) EXPECT_EQ(r.info[b], b == kAt && flushed ? k + 1 : 0);

@@ -7,8 +7,6 @@
 #include <gtest/gtest.h>
 #include <Batchol.hpp>
 
-#include <limits>
-
 namespace batchol_test {
 namespace {
 
@@ -96,29 +94,24 @@ TYPED_TEST(PosvFailure, FailedMatrixKeepsItsRightHandSide) {
 // reads. With fast_math the Host and Cuda paths flush it to zero: info is its
 // column and B comes back unchanged. The matrix is 1 on the diagonal, 0.1
 // elsewhere, except row and column k, which hold only the pivot; the solution
-// is all ones.
+// is all ones (with_lone_pivot).
 TYPED_TEST(PosvFailure, SubnormalPivot) {
   using C = TypeParam;
   using T = typename C::scalar;
   using BView = Batch3<T, typename C::layout>;
   constexpr int kBatch = 5, kNrhs = 2;
-  const double tinies[] = {double(std::numeric_limits<T>::min()) / 2,
-                           double(std::numeric_limits<T>::denorm_min())};
-  for (const double tiny : tinies)
+  for (const TinyPivot& tiny_pivot : tiny_pivots<T>())
     for (int n : {2, 9, 17, 25, 33, 48, 64, 65, 100}) {
       const int k = n / 2;
-      Matrix sub(n, n);
-      for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) sub(i, j) = i == j ? 1.0 : (i == k || j == k) ? 0.0 : 0.1;
-      sub(k, k) = tiny;
+      const Matrix sub = with_lone_pivot(n, k, tiny_pivot.value);
       const Matrix ones(n, kNrhs, 1.0), rhs = multiply(sub, ones);
       const std::vector<Matrix> images(kBatch, image_of(sub, C::uplo, kPoison));
       const std::vector<Matrix> rhs_all(kBatch, rhs);
       const double tol = forward_tol<T>(n, 0.2 * n + 2);
       for (batchol::Path path : paths_under_test<PosvOp>())
         for (bool fast : {false, true}) {
-          SCOPED_TRACE(case_name(n, kBatch, path) + (fast ? ", fast_math" : "") +
-                       (tiny == tinies[0] ? ", tiny = min/2" : ", tiny = denorm_min"));
+          SCOPED_TRACE(case_name(n, kBatch, path) + (fast ? ", fast_math, " : ", ") +
+                       tiny_pivot.name);
           const auto r = run_posv<C, BView>(images, rhs_all, n, kNrhs, path, fast);
           const bool flushed = fast && !runs_generic<Exec, PosvOp>(path);
           for (int b = 0; b < kBatch; ++b) {

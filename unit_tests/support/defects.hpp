@@ -91,6 +91,30 @@ inline std::vector<BadMatrix> defects_of(const Matrix& spd) {
   return out;
 }
 
+// Subnormal pivots that are no defect without fast_math: half the smallest
+// normal number (2^-127 in float, 2^-1023 in double: its reciprocal is
+// finite) and the smallest subnormal (whose reciprocal overflows).
+struct TinyPivot {
+  double value;
+  const char* name;
+};
+template <class T>
+std::vector<TinyPivot> tiny_pivots() {
+  return {{double(std::numeric_limits<T>::min()) / 2, "tiny = min/2"},
+          {double(std::numeric_limits<T>::denorm_min()), "tiny = denorm_min"}};
+}
+
+// 1 on the diagonal, 0.1 elsewhere, except row and column k, which hold only
+// `pivot` at (k, k): its factor is that of the matrix with 1 there, with
+// sqrt(pivot) at (k, k).
+inline Matrix with_lone_pivot(int n, int k, double pivot) {
+  Matrix a(n, n);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) a(i, j) = i == j ? 1.0 : (i == k || j == k) ? 0.0 : 0.1;
+  a(k, k) = pivot;
+  return a;
+}
+
 }  // namespace batchol_test
 
 #endif
