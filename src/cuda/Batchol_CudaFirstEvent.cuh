@@ -9,8 +9,8 @@
 // pivot test after the factorization records such a column as a "tiny"
 // event, the column's owners store only the columns before it (as for a
 // failure), and one thread then finishes the matrix from that column with
-// the reference's left-looking algorithm (serial_potrf_tail), dividing by
-// sqrt(d). Testing in the hot loop instead (a branch to a division per step)
+// the reference's left-looking algorithm (serial_potrf_tail), scaling by
+// 1/sqrt(d), which is finite. Testing in the hot loop instead (a branch to a division per step)
 // made potrf up to 3x slower on the H100, although never taken: the division
 // breaks the unrolled steps. Under fast_math pivot_ok rejects subnormals, so
 // the event never occurs there.
@@ -34,6 +34,9 @@ struct FirstEvent {
   __device__ static int column(int e) { return e == kNone ? INT_MAX : (e >> 1) - 1; }
   // How many leading columns of an order-n matrix come before the event.
   __device__ static int before(int e, int n) { return column(e) < n ? column(e) : n; }
+  // The info of a failing event (0 for none; a tiny event's comes from
+  // serial_potrf_tail).
+  __device__ static int info(int e) { return e == kNone ? 0 : column(e) + 1; }
   // The event of pivot d (with dinv = recip(d)) at column c, or kNone.
   template <class T>
   __device__ static int of(T d, T dinv, int c, bool fast) {

@@ -238,7 +238,7 @@ struct PanelStep {
         c.sh[S::kRsqrt + k] = rs;
       }
       __syncthreads();
-      // 4. Store the columns before the first failing pivot.
+      // 4. Store the columns before the first event (a failing or tiny pivot).
       const int ncol = FirstEvent::before(*c.fail, n);
       const std::int64_t srs = opaque(c.rs), scs = opaque(c.cs);
       T* const sa = c.a + opaque(0);
@@ -307,7 +307,7 @@ __global__ void __launch_bounds__(MAXT, MINB)
   PanelStep<T, BX, BY, NB, KP, 0>::run(r, c);
   __syncthreads();
   const int event = fails[sub];
-  int info = event == FirstEvent::kNone ? 0 : FirstEvent::column(event) + 1;
+  int info = FirstEvent::info(event);
   // Columns before the event are stored (the barrier above publishes them).
   if (FirstEvent::is_tiny(event) && live && lid == 0)
     info = serial_potrf_tail(c.a, c.rs, c.cs, p.n, FirstEvent::column(event), p.mirror);

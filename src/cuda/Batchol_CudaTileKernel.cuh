@@ -244,7 +244,7 @@ __global__ void __launch_bounds__(MAXT, MINB)
       }
     }
   }
-  int info = event == FirstEvent::kNone ? 0 : FirstEvent::column(event) + 1;
+  int info = FirstEvent::info(event);
   if (tiny && live && lid == 0) {
     // The input is still whole: nothing was stored. (The matrix's shared
     // word stays: its other threads may still be reading it.)
