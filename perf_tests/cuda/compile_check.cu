@@ -3,7 +3,8 @@
 // By default it instantiates every kernel shape (thread per matrix and each
 // group width, every mode, both precisions; the tile kernel with 4x4 and 8x8
 // threads per matrix, potrf and posv, both precisions, the panel kernel, and
-// the factorization table's dispatch on three rows, a solve table's on two;
+// the factorization table's dispatch on four rows (posv inside the tile
+// kernel and split), a solve table's on two;
 // the strided warp solve)
 // at a small order,
 // which compiles in about a minute. -DBATCHOL_CHECK_FULL_TABLE instantiates the whole
@@ -16,16 +17,21 @@ using batchol::cuda::Batch;
 using batchol::cuda::FactorEntry;
 using batchol::cuda::Kernel;
 using batchol::cuda::Mode;
+using batchol::cuda::PosvSolve;
 
 #ifndef BATCHOL_CHECK_FULL_TABLE
-// The table dispatch (Batchol_CudaFactorTable.cuh) on three rows; the real
+// The table dispatch (Batchol_CudaFactorTable.cuh) on four rows, with posv
+// inside the tile kernel and split; the real
 // tables' rows are checked by static_asserts when the header is included.
-constexpr FactorEntry check_rows[] = {{3, Kernel::Group, 3, 1, 4, 0, 0, 0},
-                                      {24, Kernel::Tile, 24, 8, 0, 2, 1, 4},
-                                      {32, Kernel::Panel, 32, 16, 0, 2, 1, 1, 16, 4}};
+constexpr FactorEntry check_rows[] = {
+    {3, Kernel::Group, 3, 1, 4, 0, 0, 0},
+    {24, Kernel::Tile, 24, 8, 0, 2, 1, 4, PosvSolve::Shared},
+    {32, Kernel::Panel, 32, 16, 0, 2, 1, 1, PosvSolve::Split, 16, 4},
+    {40, Kernel::Tile, 40, 8, 0, 2, 1, 1, PosvSolve::Split}};
 // A solve table's two kinds of row.
-constexpr FactorEntry check_solve_rows[] = {{3, Kernel::Group, 3, 1, 4, 0, 0, 0},
-                                            {64, Kernel::Strided, 64, 32, 4, 0, 0, 0, 0, 0, 4, 1}};
+constexpr FactorEntry check_solve_rows[] = {
+    {3, Kernel::Group, 3, 1, 4, 0, 0, 0},
+    {64, Kernel::Strided, 64, 32, 4, 0, 0, 0, PosvSolve::Shared, 0, 0, 4, 1}};
 #endif
 
 template <class T, Mode MODE>

@@ -10,8 +10,9 @@ For each precision, layout and measured order n, the chosen kernel is the one
 with the lowest time relative to the fastest, averaged over the batch sizes,
 counting potrf plus posv (posv factors with the same kernel instantiation, so
 that its factor is bit for bit potrf's; each takes its own number of matrices
-per block) except where the table runs posv as potrf followed by the strided
-solve (`posv_splits`, mirroring `launch_posv_split`), where potrf alone counts. A measured n covers the orders above the previous
+per block), posv in the faster of the ways that instantiation can solve
+(inside the tile kernel, or split into potrf and the strided solve); the row
+records that way too. A measured n covers the orders above the previous
 measured one, so the sweep must measure every order where a candidate's
 padded order changes (the kernels pad to their compile-time order).
 
@@ -30,30 +31,36 @@ import json
 import re
 import sys
 
-CAND = re.compile(r"(group|tile)<NP=(\d+),(?:G|B)=(\d+),(?:W|MINB)=(\d+)(?:,MPB=(\d+))?>")
+CAND = re.compile(
+    r"(group|tile)<NP=(\d+),(?:G|B)=(\d+),(?:W|MINB)=(\d+)(?:,MPB=(\d+))?(?:,POSV=(split))?>")
 STRIDED = re.compile(r"strided<MW=(\d+),U=(\d+),NR=(\d+)>")
 PANEL = re.compile(r"panel<NP=(\d+),NB=(\d+),BX=(\d+),BY=(\d+),MINB=(\d+),MPB=(\d+)>")
+POSV = {"shared": "PosvSolve::Shared", "split": "PosvSolve::Split"}
 
 
-def posv_splits(n, layout):
-    # launch_posv_split in Batchol_CudaTable.cuh.
+def old_posv_splits(n, layout):
+    # Sweeps from before the posv variants were timed: the fixed rule the
+    # table had then (posv split above 64, and on LayoutRight above 48).
     return n > 64 or (n > 48 and layout == "right")
 
 
 def parse(name):
-    """Candidate name -> (kind, np, lanes, warps, minb, nb, by, mpb), None if
-    not a kernel; everything before mpb names the instantiation."""
+    """Candidate name -> (kind, np, lanes, warps, minb, nb, by, mpb, posv),
+    None if not a kernel; everything before mpb names the instantiation, posv
+    says how that candidate's posv solves ("shared": inside the tile kernel;
+    "split": potrf, then the strided solve, always so for the panel kernel; a
+    candidate named with POSV= was timed for posv only)."""
     m = PANEL.fullmatch(name)
     if m:
         np_, nb, bx, by, minb, mpb = map(int, m.groups())
-        return ("Panel", np_, bx, 0, minb, nb, by, mpb)
+        return ("Panel", np_, bx, 0, minb, nb, by, mpb, "split")
     m = CAND.fullmatch(name)
     if not m:
         return None
-    kind, np_, lanes, third, mpb = m.groups()
+    kind, np_, lanes, third, mpb, posv = m.groups()
     if kind == "group":
-        return ("Group", int(np_), int(lanes), int(third), 0, 0, 0, 0)
-    return ("Tile", int(np_), int(lanes), 0, int(third), 0, 0, int(mpb))
+        return ("Group", int(np_), int(lanes), int(third), 0, 0, 0, 0, "shared")
+    return ("Tile", int(np_), int(lanes), 0, int(third), 0, 0, int(mpb), posv or "shared")
 
 
 def rank(per_batch):
@@ -75,35 +82,52 @@ def choose(times, n, layout):
 
     Candidates that differ only in matrices per block (mpb) are one kernel
     instantiation; mpb changes no arithmetic, so potrf and posv each take the
-    mpb that suits them and posv still factors as potrf does. The
-    instantiation is chosen by potrf + posv time (potrf alone where posv
-    splits), each at its best mpb, relative to the best instantiation and
-    averaged over the batch sizes."""
-    split = posv_splits(n, layout)
+    mpb that suits them and posv still factors as potrf does. Each
+    instantiation's posv is timed in every way it can solve (inside the
+    tile kernel, or split into potrf and the strided solve), and its cost is
+    potrf plus its fastest
+    posv, each at its best mpb; the instantiation with the lowest cost
+    relative to the best, averaged over the batch sizes, wins, with that
+    posv. (Sweeps without the variants: the old fixed split rule.)"""
+    variants = any(parse(k) and "POSV=" in k for per in times.values() for (k, o) in per)
+    old_split = not variants and old_posv_splits(n, layout)
     costs = []
     for per in times.values():
-        best_f, best_v = {}, {}
+        best_f, best_v = {}, collections.defaultdict(dict)
         for (k, op), t in per.items():
             e = parse(k)
-            if op != "potrf" or e is None or (k, "posv") not in per:
+            if e is None or op not in ("potrf", "posv"):
                 continue
             inst = e[:7]
-            best_f[inst] = min(best_f.get(inst, t), t)
-            best_v[inst] = min(best_v.get(inst, per[(k, "posv")]), per[(k, "posv")])
-        costs.append({i: best_f[i] + (0 if split else best_v[i]) for i in best_f})
-    ranked = rank(costs)
+            if op == "potrf" and (k, "posv") in per:
+                best_f[inst] = min(best_f.get(inst, t), t)
+            elif op == "posv":
+                best_v[inst][e[8]] = min(best_v[inst].get(e[8], t), t)
+        costs.append({(i, v): best_f[i] + (0 if old_split else t)
+                      for i in best_f for v, t in best_v[i].items()
+                      if not old_split or v == ("split" if i[0] == "Panel" else "shared")})
+    # One entry per instantiation: its cheapest way of solving.
+    ranked, seen = [], set()
+    for sc, (i, v) in rank(costs):
+        if i not in seen:
+            seen.add(i)
+            ranked.append((sc, (i, v)))
     if not ranked:
         sys.exit(f"no candidate with potrf and posv at n = {n} ({layout})")
-    inst = ranked[0][1]
+    inst, posv = ranked[0][1]
+    if old_split:
+        posv = "split"
 
-    def best_mpb(op):
+    def best_mpb(op, v=None):
         return rank([{parse(k)[7]: t for (k, o), t in per.items()
-                      if o == op and parse(k) and parse(k)[:7] == inst and (k, "posv") in per}
+                      if o == op and parse(k) and parse(k)[:7] == inst and
+                      (v is None or parse(k)[8] == v)}
                      for per in times.values()])[0][1]
 
-    mpb_f, mpb_v = (best_mpb("potrf"), best_mpb("posv")) if inst[0] != "Group" else (0, 0)
-    if split or inst[0] == "Panel":  # posv runs potrf's launch, then the strided solve
-        mpb_v = mpb_f
+    mpb_f, mpb_v = ((best_mpb("potrf"), best_mpb("posv", None if old_split else posv))
+                    if inst[0] != "Group" else (0, 0))
+    if old_split or (not variants and inst[0] == "Panel"):
+        mpb_v = mpb_f  # old sweeps: posv ran potrf's launch, then the strided solve
 
     def label(i):
         if i[0] == "Group":
@@ -112,10 +136,10 @@ def choose(times, n, layout):
             return f"tile<NP={i[1]},B={i[2]},MINB={i[4]}>"
         return f"panel<NP={i[1]},NB={i[5]},BX={i[2]},BY={i[6]},MINB={i[4]}>"
 
-    note = f"{label(inst)}" + (f" mpb {mpb_f}/{mpb_v}" if inst[0] != "Group" else "")
+    note = f"{label(inst)}" + (f" mpb {mpb_f}/{mpb_v} posv {posv}" if inst[0] != "Group" else "")
     note += f" {ranked[0][0]:.3f}" + (
-        f", then {label(ranked[1][1])} {ranked[1][0]:.3f}" if len(ranked) > 1 else "")
-    return inst + (mpb_f, mpb_v), note
+        f", then {label(ranked[1][1][0])} {ranked[1][0]:.3f}" if len(ranked) > 1 else "")
+    return inst + (mpb_f, mpb_v, posv), note
 
 
 def solve_row(name):
@@ -123,7 +147,7 @@ def solve_row(name):
     m = STRIDED.fullmatch(name)
     if m:
         mw, u, nr = map(int, m.groups())
-        return ("Strided", 32 * mw, 32, 4, 0, 0, 0, 0, 0, u, nr)
+        return ("Strided", 32 * mw, 32, 4, 0, 0, 0, POSV["shared"], 0, 0, u, nr)
     m = CAND.fullmatch(name)
     if m and m.group(1) == "group":
         return ("Group", int(m.group(2)), int(m.group(3)), int(m.group(4)), 0, 0, 0)
@@ -210,8 +234,8 @@ def main():
                 e, note = choose(times[(prec, layout, n)], n, layout)
                 if e[1] < n:
                     sys.exit(f"{note} cannot hold n = {n}")
-                kind, np_, lanes, warps, minb, nb, by, mpb, posv_mpb = e
-                tail = (nb, by) if kind == "Panel" else ()
+                kind, np_, lanes, warps, minb, nb, by, mpb, posv_mpb, posv = e
+                tail = ((POSV[posv],) if kind != "Group" else ()) + ((nb, by) if kind == "Panel" else ())
                 add_row(rows, n, (kind, np_, lanes, warps, minb, mpb, posv_mpb) + tail, note)
             emit_rows(out, f"{prec}_{layout}", rows)
     out.append("};")

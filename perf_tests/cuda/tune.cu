@@ -417,7 +417,7 @@ double check_cand(Ctx& c, const Cand<T>& k, Data<T>& d, const Ref<T>& ref, bool 
   };
   for (int mi = 0; mi < 5; ++mi) {
     const Mode m = Mode(mi);
-    if (!k.fn[mi]) continue;
+    if (!k.fn[mi] || (k.posv_only && m != Mode::Posv)) continue;
     const bool factors = m == Mode::Potrf || m == Mode::Posv;
     std::vector<T> ain = in;
     if (!factors) {  // the solve modes read a factor: the CPU one (SPD matrices only)
@@ -592,6 +592,7 @@ void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& tabl
         double best = 1e30;
         const Cand<T>* bk = nullptr;
         for (const Cand<T>* k : ks) {
+          if (k->posv_only) continue;
           const Batch<T> p = d.desc();
           const double t = time_median(c, c.reps, restore_a, [&] { k->fn[0](p, c.s); });
           record<T>(c, "potrf", n, lay, batch, k->name, t, Mode::Potrf);

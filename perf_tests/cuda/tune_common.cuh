@@ -39,6 +39,7 @@ struct Cand {
   int mpb = 1, lo = 0;
   int nb = 0;  // panel kernel: columns per panel (g = BX)
   int mw = 0, u = 0, nr = 0;
+  bool posv_only = false;  // another way of solving posv after a kernel timed already
   using Fn = void (*)(const Batch<T>&, cudaStream_t);
   Fn fn[5] = {};
 };
@@ -65,10 +66,12 @@ Cand<T> make_cand() {
 }
 
 // The tile kernel with a fixed number of matrices per block (MPB), as a
-// plain function pointer.
-template <class T, int B, int M, int MINB, int MPB, Mode MODE>
+// plain function pointer; SPLIT: posv as potrf, then the strided solve.
+template <class T, int B, int M, int MINB, int MPB, Mode MODE, bool SPLIT = false>
 void launch_tile_fixed(const Batch<T>& p, cudaStream_t s) {
-  batchol::cuda::launch_tile<T, B, M, MINB, MODE>(p, s, MPB);
+  using namespace batchol::cuda;
+  launch_tile<T, B, M, MINB, SPLIT ? Mode::Potrf : MODE>(p, s, MPB);
+  if constexpr (SPLIT) launch_strided_tuned<Mode::Potrs>(p, s, true);
 }
 
 template <class T, int B, int M, int MINB, int MPB>
@@ -83,6 +86,18 @@ Cand<T> make_tile_cand() {
   c.mpb = MPB;
   c.fn[int(Mode::Potrf)] = &launch_tile_fixed<T, B, M, MINB, MPB, Mode::Potrf>;
   c.fn[int(Mode::Posv)] = &launch_tile_fixed<T, B, M, MINB, MPB, Mode::Posv>;
+  return c;
+}
+
+// The same instantiation's posv split into potrf and the strided solve
+// ("...,POSV=split>"), timed for posv only.
+template <class T, int B, int M, int MINB, int MPB>
+Cand<T> make_tile_split_cand() {
+  Cand<T> c = make_tile_cand<T, B, M, MINB, MPB>();
+  c.name.back() = ',';
+  c.name += "POSV=split>";
+  c.posv_only = true;
+  c.fn[int(Mode::Posv)] = &launch_tile_fixed<T, B, M, MINB, MPB, Mode::Posv, true>;
   return c;
 }
 

@@ -1,7 +1,9 @@
 // The tile-kernel candidates of the tuning sweep (potrf and posv), split into
 // parts like tune_kernels.cu: -DTUNE_PART=0..TUNE_NPARTS-1 builds every
 // TUNE_NPARTS-th configuration. Each configuration (precision, B, M, MINB) is
-// one kernel per mode, registered with one and with several matrices per block.
+// one kernel per mode, registered with one and with several matrices per
+// block, each with its posv solving inside the kernel and split into potrf
+// and the strided solve.
 #include "tune_common.cuh"
 
 namespace tune {
@@ -11,8 +13,13 @@ template <int IDX, class T, int B, int M, int MINB, int MPB2>
 void add() {
   if constexpr (IDX % TUNE_NPARTS == TUNE_PART) {
     constexpr int MPB1 = B == 4 ? 2 : 1;
-    registry<T>().push_back(make_tile_cand<T, B, M, MINB, MPB1>());
-    if constexpr (MPB2 != MPB1) registry<T>().push_back(make_tile_cand<T, B, M, MINB, MPB2>());
+    auto& r = registry<T>();
+    r.push_back(make_tile_cand<T, B, M, MINB, MPB1>());
+    r.push_back(make_tile_split_cand<T, B, M, MINB, MPB1>());
+    if constexpr (MPB2 != MPB1) {
+      r.push_back(make_tile_cand<T, B, M, MINB, MPB2>());
+      r.push_back(make_tile_split_cand<T, B, M, MINB, MPB2>());
+    }
   }
 }
 

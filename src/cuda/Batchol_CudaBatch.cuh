@@ -22,6 +22,12 @@ namespace batchol::cuda {
 // What one kernel launch computes. Potrs/TrsvN/TrsvT read the factor only.
 enum class Mode { Potrf, Posv, Potrs, TrsvN, TrsvT };
 
+// How posv solves after the tile or panel kernel (a table row's choice):
+// inside the tile kernel, on a packed copy of the factor in shared memory
+// (Shared), or as a second launch, the strided warp solve, which reads the
+// stored factor back from memory (Split).
+enum class PosvSolve { Shared, Split };
+
 template <class T>
 struct Batch {
   std::int64_t batch = 0;

@@ -31,13 +31,17 @@ enum class Kernel { Group, Tile, Panel, Strided };
 // per matrix and panels of `nb` columns (np a multiple of nb; minb, mpb and
 // posv_mpb as for the tile kernel). How many matrices share a block changes
 // no arithmetic, so posv may take its own count and still factor as potrf
-// does. Solve tables also name the strided warp solve (potrs and trsv only):
+// does; `posv` says how posv solves after the tile or panel kernel (the
+// panel kernel keeps no shared copy, so it always splits; group kernels
+// always solve inside).
+// Solve tables also name the strided warp solve (potrs and trsv only):
 // np = 32 x the rows each lane owns, `ahead` steps of L read ahead, `nr`
 // right-hand sides per warp (Batchol_CudaStridedSolve.cuh).
 struct FactorEntry {
   int n_hi;
   Kernel kernel;
   int np, lanes, warps, minb, mpb, posv_mpb;
+  PosvSolve posv = PosvSolve::Shared;
   int nb = 0, by = 0;
   int ahead = 0, nr = 0;
 };
@@ -60,8 +64,11 @@ struct FactorEntry {
 // less robust here: with NB = 16 it was 1.0-2.1x the fastest candidate's
 // potrf at n = 28-128 (batch 10^4, both precisions and layouts), these rows
 // 1.0-1.8x (perf_tests/results/h100-2026-11-22-panel/).
+// posv solves inside the tile kernel from a shared copy of the factor up to
+// n = 64 (48 on LayoutRight) and as a second launch above, as the H100 table
+// did before the tool chose per row.
 template <std::size_t N>
-constexpr std::array<FactorEntry, N> default_rows(bool dbl, int mpb) {
+constexpr std::array<FactorEntry, N> default_rows(bool dbl, bool left) {
   std::array<FactorEntry, N> r{};
   std::size_t i = 0;
   for (int n = 1; n <= 8; ++n) r[i++] = {n, Kernel::Group, n, 1, 4, 0, 0, 0};
@@ -70,19 +77,24 @@ constexpr std::array<FactorEntry, N> default_rows(bool dbl, int mpb) {
   r[i++] = {24, Kernel::Group, 24, 8, 4, 0, 0, 0};
   r[i++] = {32, Kernel::Group, 32, 16, 4, 0, 0, 0};
   for (int np = 40; np <= 128; np += 8) {
+    FactorEntry e{np, Kernel::Tile, np, 8, 0, np <= (dbl ? 64 : 80) ? 2 : 1, 1, 1};
     if (dbl && np > 104) {
-      if (np % 16 == 0) r[i++] = {np, Kernel::Tile, np, 16, 0, 2, 1, 1};
-    } else {
-      r[i++] = {np, Kernel::Tile, np, 8, 0, np <= (dbl ? 64 : 80) ? 2 : 1, mpb, mpb};
+      if (np % 16 != 0) continue;
+      e.lanes = 16;
+      e.minb = 2;
+    } else if (left) {
+      e.mpb = e.posv_mpb = 4;
     }
+    if (np > (left ? 64 : 48)) e.posv = PosvSolve::Split;
+    r[i++] = e;
   }
   return r;
 }
 struct DefaultTable {
-  static constexpr auto double_right = default_rows<23>(true, 1);
-  static constexpr auto double_left = default_rows<23>(true, 4);
-  static constexpr auto float_right = default_rows<24>(false, 1);
-  static constexpr auto float_left = default_rows<24>(false, 4);
+  static constexpr auto double_right = default_rows<23>(true, false);
+  static constexpr auto double_left = default_rows<23>(true, true);
+  static constexpr auto float_right = default_rows<24>(false, false);
+  static constexpr auto float_left = default_rows<24>(false, true);
 };
 
 // What the dispatcher relies on, checked when the table is compiled: rows in
@@ -96,6 +108,10 @@ constexpr bool valid_table(const Rows& t, int top = 128) {
     const FactorEntry& e = t[i];
     if (e.n_hi <= lo || e.np < e.n_hi || e.lanes < 1) return false;
     if (e.kernel == Kernel::Group && (e.warps < 1 || 32 % e.lanes != 0)) return false;
+    // Group kernels solve inside; the panel kernel keeps no copy, so it splits.
+    if (e.kernel == Kernel::Panel && e.posv != PosvSolve::Split) return false;
+    if (e.kernel != Kernel::Panel && e.kernel != Kernel::Tile && e.posv != PosvSolve::Shared)
+      return false;
     const int nt = e.lanes * e.lanes;
     if (e.kernel == Kernel::Tile && (e.np % e.lanes != 0 || e.minb < 1 || e.mpb < 1 ||
                                      e.posv_mpb < 1 || (nt % 32 != 0 && 32 % nt != 0)))
@@ -136,16 +152,17 @@ bool try_row(const Batch<T>& p, cudaStream_t s) {
       Batch<T> q = p;
       q.info = nullptr;  // potrs and trsv report no info: none may stop a system
       launch_strided_solve<T, e.np / 32, MODE, e.ahead, e.nr>(q, s);
-    } else if constexpr (e.kernel == Kernel::Panel) {
-      // posv: this potrf, then the strided solve on the systems it factored.
-      static_assert(MODE == Mode::Potrf || MODE == Mode::Posv, "panel rows: potrf and posv only");
-      launch_panel<T, e.lanes, e.by, e.nb, e.np / e.nb, e.minb>(
-          p, s, MODE == Mode::Posv ? e.posv_mpb : e.mpb);
-      if constexpr (MODE == Mode::Posv) launch_strided_tuned<Mode::Potrs>(p, s, true);
     } else {
-      static_assert(MODE == Mode::Potrf || MODE == Mode::Posv, "tile rows: potrf and posv only");
-      launch_tile<T, e.lanes, e.np / e.lanes, e.minb, MODE>(
-          p, s, MODE == Mode::Posv ? e.posv_mpb : e.mpb);
+      static_assert(MODE == Mode::Potrf || MODE == Mode::Posv, "tile and panel rows: factor");
+      // A split posv: this row's potrf, then the strided solve on the
+      // systems it factored (their info is set by then).
+      constexpr bool split = MODE == Mode::Posv && e.posv == PosvSolve::Split;
+      const int mpb = MODE == Mode::Posv ? e.posv_mpb : e.mpb;
+      if constexpr (e.kernel == Kernel::Panel)
+        launch_panel<T, e.lanes, e.by, e.nb, e.np / e.nb, e.minb>(p, s, mpb);
+      else
+        launch_tile<T, e.lanes, e.np / e.lanes, e.minb, split ? Mode::Potrf : MODE>(p, s, mpb);
+      if constexpr (split) launch_strided_tuned<Mode::Potrs>(p, s, true);
     }
     return true;
   }

@@ -30,8 +30,9 @@
 // overflows (exact mode) is such an event too; then one thread factors the
 // matrix on from that column (Batchol_CudaFirstEvent.cuh).
 //
-// potrf only: posv runs it and then the strided solve (as the table does for
-// every order above 64), so that posv's factor is potrf's bit for bit.
+// potrf only: posv runs it and then the strided solve (a split posv,
+// PosvSolve::Split in the table), so that posv's factor is potrf's bit for
+// bit.
 #ifndef BATCHOL_CUDA_PANEL_KERNEL_CUH
 #define BATCHOL_CUDA_PANEL_KERNEL_CUH
 

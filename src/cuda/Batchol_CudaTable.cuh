@@ -1,8 +1,8 @@
 // Which kernel runs which operation and order n. potrf and posv: the
 // factorization table (Batchol_CudaFactorTable.cuh: on sm_90 the rows the
-// tuning tool wrote, elsewhere a robust default), with posv above n = 64 (on
-// LayoutRight above 48) split into that potrf and the strided solve. The
-// solve-only modes (potrs, trsv): the solve tables, one for a single
+// tuning tool wrote, elsewhere a robust default), whose rows also say how
+// posv solves (inside the kernel, or split into potrf and the strided
+// solve). The solve-only modes (potrs, trsv): the solve tables, one for a single
 // right-hand side (trsv too) and one for several, each naming per order the
 // group kernel (lanes per matrix, Batchol_CudaGroupKernel.cuh) or the strided
 // warp solve (a warp per right-hand side, Batchol_CudaStridedSolve.cuh) with
@@ -24,23 +24,6 @@
 
 namespace batchol::cuda {
 
-// posv as the factorization table's potrf followed by the strided warp solve, which
-// skips the systems whose factorization failed (their info is set by then):
-// above n = 64, and on LayoutRight above 48, the fused kernel (one warp of the
-// block solving while the others wait, every register still held) measured
-// slower than the two launches (H100, batch 10^4, double, one right-hand side:
-// n = 64 LayoutRight 65 against 25.6 + 13.8 ns, n = 100 225 against 105 + 32
-// ns; float n = 100 LayoutRight 146 against 69 + 26; LayoutLeft at n = 64
-// the fused kernel was ahead). False where the table does not split.
-// (perf_tests/cuda/make_table.py's `posv_splits` mirrors the condition.)
-template <class T>
-bool launch_posv_split(const Batch<T>& p, cudaStream_t stream) {
-  if (!(p.n > 64 || (p.n > 48 && p.a_bs != 1))) return false;
-  if (!launch_factor_table<Mode::Potrf>(p, stream)) return false;
-  launch_strided_tuned<Mode::Potrs>(p, stream, true);
-  return true;
-}
-
 // The solve tables of other architectures: the choices the tuning of
 // 2026-11-21/22 made on the H100 before the tool wrote solve rows
 // (perf_tests/cuda/tune_solve.cu against the group kernels; results in
@@ -59,8 +42,10 @@ struct RowList {
     r[size++] = {n_hi, Kernel::Group, n_hi, lanes, warps, 0, 0, 0};
   }
   constexpr void strided(int n_hi, bool many) {
-    const int np = (n_hi + 31) / 32 * 32;
-    r[size++] = {n_hi, Kernel::Strided, np, 32, 4, 0, 0, 0, 0, 0, many ? 2 : 4, many ? 4 : 1};
+    FactorEntry e{n_hi, Kernel::Strided, (n_hi + 31) / 32 * 32, 32, 4, 0, 0, 0};
+    e.ahead = many ? 2 : 4;
+    e.nr = many ? 4 : 1;
+    r[size++] = e;
   }
 };
 constexpr RowList default_solve_list(bool dbl, bool left, bool many) {
@@ -127,9 +112,6 @@ bool launch_tuned(const Batch<T>& p, cudaStream_t stream) {
   const int n = p.n;
   if (n < 1 || n > BATCHOL_CUDA_MAX_N) return false;
   if constexpr (MODE == Mode::Potrf || MODE == Mode::Posv) {
-    if constexpr (MODE == Mode::Posv) {
-      if (launch_posv_split(p, stream)) return true;
-    }
     return launch_factor_table<MODE>(p, stream);
   } else {
     return launch_solve<MODE>(p, stream);
