@@ -215,11 +215,11 @@ def main():
         "// Do not edit: re-run the tuning (perf_tests/cuda/README.md). One row per",
         "// range of orders: {n_hi, kernel, padded order, lanes (G or B), warps per",
         "// block (group), MINB (tile, panel), matrices per block for potrf and for",
-        "// posv (tile, panel), and for the panel kernel its panel width and",
-        "// blockDim.y (lanes = blockDim.x)}; a row serves the orders above the",
-        "// previous row's n_hi. The",
-        "// comment gives the kernel's time relative to the fastest (1 = fastest at",
-        "// every batch size) and the runner-up.",
+        "// posv and how posv solves (tile, panel), and for the panel kernel its",
+        "// panel width and blockDim.y (lanes = blockDim.x)}; a row serves the",
+        "// orders above the previous row's n_hi. The comment gives the kernel's",
+        "// time (potrf plus its faster posv) relative to the fastest (1 = fastest",
+        "// at every batch size) and the runner-up.",
         "struct Sm90Table {",
     ]
     for prec in ("double", "float"):
