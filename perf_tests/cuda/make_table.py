@@ -235,7 +235,9 @@ def main():
                 if e[1] < n:
                     sys.exit(f"{note} cannot hold n = {n}")
                 kind, np_, lanes, warps, minb, nb, by, mpb, posv_mpb, posv = e
-                tail = ((POSV[posv],) if kind != "Group" else ()) + ((nb, by) if kind == "Panel" else ())
+                tail = () if kind == "Group" else (POSV[posv],)
+                if kind == "Panel":
+                    tail += (nb, by)
                 add_row(rows, n, (kind, np_, lanes, warps, minb, mpb, posv_mpb) + tail, note)
             emit_rows(out, f"{prec}_{layout}", rows)
     out.append("};")

@@ -10,9 +10,9 @@
 // event, the column's owners store only the columns before it (as for a
 // failure), and one thread then finishes the matrix from that column with
 // the reference's left-looking algorithm (serial_potrf_tail), scaling by
-// 1/sqrt(d), which is finite. Testing in the hot loop instead (a branch to a division per step)
-// made potrf up to 3x slower on the H100, although never taken: the division
-// breaks the unrolled steps. Under fast_math pivot_ok rejects subnormals, so
+// 1/sqrt(d), which is finite. Testing in the hot loop instead (a branch to a
+// division per step) made potrf up to 3x slower on the H100, although never
+// taken: the division breaks the unrolled steps. Under fast_math pivot_ok rejects subnormals, so
 // the event never occurs there.
 #ifndef BATCHOL_CUDA_FIRST_EVENT_CUH
 #define BATCHOL_CUDA_FIRST_EVENT_CUH
