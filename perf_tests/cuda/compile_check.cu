@@ -20,14 +20,15 @@ using batchol::cuda::Mode;
 using batchol::cuda::PosvSolve;
 
 #ifndef BATCHOL_CHECK_FULL_TABLE
-// The table dispatch (Batchol_CudaFactorTable.cuh) on four rows, with posv
-// inside the tile kernel and split; the real
+// The table dispatch (Batchol_CudaFactorTable.cuh) on five rows, with posv
+// inside the tile kernel (both ways) and split; the real
 // tables' rows are checked by static_asserts when the header is included.
 constexpr FactorEntry check_rows[] = {
     {3, Kernel::Group, 3, 1, 4, 0, 0, 0},
     {24, Kernel::Tile, 24, 8, 0, 2, 1, 4, PosvSolve::Shared},
     {32, Kernel::Panel, 32, 16, 0, 2, 1, 1, PosvSolve::Split, 16, 4},
-    {40, Kernel::Tile, 40, 8, 0, 2, 1, 1, PosvSolve::Split}};
+    {40, Kernel::Tile, 40, 8, 0, 2, 1, 1, PosvSolve::Split},
+    {48, Kernel::Tile, 48, 8, 0, 2, 1, 2, PosvSolve::Registers}};
 // A solve table's two kinds of row.
 constexpr FactorEntry check_solve_rows[] = {
     {3, Kernel::Group, 3, 1, 4, 0, 0, 0},

@@ -32,10 +32,11 @@ import re
 import sys
 
 CAND = re.compile(
-    r"(group|tile)<NP=(\d+),(?:G|B)=(\d+),(?:W|MINB)=(\d+)(?:,MPB=(\d+))?(?:,POSV=(split))?>")
+    r"(group|tile)<NP=(\d+),(?:G|B)=(\d+),(?:W|MINB)=(\d+)(?:,MPB=(\d+))?(?:,POSV=(split|reg))?>")
 STRIDED = re.compile(r"strided<MW=(\d+),U=(\d+),NR=(\d+)>")
 PANEL = re.compile(r"panel<NP=(\d+),NB=(\d+),BX=(\d+),BY=(\d+),MINB=(\d+),MPB=(\d+)>")
-POSV = {"shared": "PosvSolve::Shared", "split": "PosvSolve::Split"}
+POSV = {"shared": "PosvSolve::Shared", "split": "PosvSolve::Split",
+        "reg": "PosvSolve::Registers"}
 
 
 def old_posv_splits(n, layout):
@@ -47,8 +48,10 @@ def old_posv_splits(n, layout):
 def parse(name):
     """Candidate name -> (kind, np, lanes, warps, minb, nb, by, mpb, posv),
     None if not a kernel; everything before mpb names the instantiation, posv
-    says how that candidate's posv solves ("shared": inside the tile kernel;
-    "split": potrf, then the strided solve, always so for the panel kernel; a
+    says how that candidate's posv solves ("shared": inside the tile kernel
+    from a shared copy of the factor;
+    "split": potrf, then the strided solve, always so for the panel kernel;
+    "reg": inside the tile kernel from its register tiles; a
     candidate named with POSV= was timed for posv only)."""
     m = PANEL.fullmatch(name)
     if m:

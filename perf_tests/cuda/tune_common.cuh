@@ -89,15 +89,21 @@ Cand<T> make_tile_cand() {
   return c;
 }
 
-// The same instantiation's posv split into potrf and the strided solve
-// ("...,POSV=split>"), timed for posv only.
+// The same instantiation's posv solved another way (`how`: "split" into
+// potrf and the strided solve, or "reg" from the register tiles,
+// PosvSolve::Registers), named "...,POSV=how>" and timed for posv only.
 template <class T, int B, int M, int MINB, int MPB>
-Cand<T> make_tile_split_cand() {
+void launch_tile_reg(const Batch<T>& p, cudaStream_t s) {
+  batchol::cuda::launch_tile<T, B, M, MINB, Mode::Posv, true>(p, s, MPB);
+}
+template <class T, int B, int M, int MINB, int MPB>
+Cand<T> make_tile_posv_twin(const std::string& how) {
   Cand<T> c = make_tile_cand<T, B, M, MINB, MPB>();
   c.name.back() = ',';
-  c.name += "POSV=split>";
+  c.name += "POSV=" + how + ">";
   c.posv_only = true;
-  c.fn[int(Mode::Posv)] = &launch_tile_fixed<T, B, M, MINB, MPB, Mode::Posv, true>;
+  c.fn[int(Mode::Posv)] = how == "reg" ? &launch_tile_reg<T, B, M, MINB, MPB>
+                                       : &launch_tile_fixed<T, B, M, MINB, MPB, Mode::Posv, true>;
   return c;
 }
 

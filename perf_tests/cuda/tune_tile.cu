@@ -2,8 +2,9 @@
 // parts like tune_kernels.cu: -DTUNE_PART=0..TUNE_NPARTS-1 builds every
 // TUNE_NPARTS-th configuration. Each configuration (precision, B, M, MINB) is
 // one kernel per mode, registered with one and with several matrices per
-// block, each with its posv solving inside the kernel and split into potrf
-// and the strided solve.
+// block, each with its posv solving inside the kernel (from a shared copy of
+// the factor, and from the register tiles) and split into potrf and the
+// strided solve.
 #include "tune_common.cuh"
 
 namespace tune {
@@ -15,10 +16,12 @@ void add() {
     constexpr int MPB1 = B == 4 ? 2 : 1;
     auto& r = registry<T>();
     r.push_back(make_tile_cand<T, B, M, MINB, MPB1>());
-    r.push_back(make_tile_split_cand<T, B, M, MINB, MPB1>());
+    r.push_back(make_tile_posv_twin<T, B, M, MINB, MPB1>("split"));
+    r.push_back(make_tile_posv_twin<T, B, M, MINB, MPB1>("reg"));
     if constexpr (MPB2 != MPB1) {
       r.push_back(make_tile_cand<T, B, M, MINB, MPB2>());
-      r.push_back(make_tile_split_cand<T, B, M, MINB, MPB2>());
+      r.push_back(make_tile_posv_twin<T, B, M, MINB, MPB2>("split"));
+      r.push_back(make_tile_posv_twin<T, B, M, MINB, MPB2>("reg"));
     }
   }
 }

@@ -25,8 +25,10 @@ enum class Mode { Potrf, Posv, Potrs, TrsvN, TrsvT };
 // How posv solves after the tile or panel kernel (a table row's choice):
 // inside the tile kernel, on a packed copy of the factor in shared memory
 // (Shared), or as a second launch, the strided warp solve, which reads the
-// stored factor back from memory (Split).
-enum class PosvSolve { Shared, Split };
+// stored factor back from memory (Split), or inside the tile kernel from
+// the factor in its register tiles, tile by tile (Registers:
+// tile_detail::RegSolve).
+enum class PosvSolve { Shared, Split, Registers };
 
 template <class T>
 struct Batch {

@@ -112,6 +112,7 @@ constexpr bool valid_table(const Rows& t, int top = 128) {
     if (e.kernel == Kernel::Panel && e.posv != PosvSolve::Split) return false;
     if (e.kernel != Kernel::Panel && e.kernel != Kernel::Tile && e.posv != PosvSolve::Shared)
       return false;
+    if (e.kernel != Kernel::Tile && e.posv == PosvSolve::Registers) return false;
     const int nt = e.lanes * e.lanes;
     if (e.kernel == Kernel::Tile && (e.np % e.lanes != 0 || e.minb < 1 || e.mpb < 1 ||
                                      e.posv_mpb < 1 || (nt % 32 != 0 && 32 % nt != 0)))
@@ -157,11 +158,12 @@ bool try_row(const Batch<T>& p, cudaStream_t s) {
       // A split posv: this row's potrf, then the strided solve on the
       // systems it factored (their info is set by then).
       constexpr bool split = MODE == Mode::Posv && e.posv == PosvSolve::Split;
+      constexpr bool reg = MODE == Mode::Posv && e.posv == PosvSolve::Registers;
       const int mpb = MODE == Mode::Posv ? e.posv_mpb : e.mpb;
       if constexpr (e.kernel == Kernel::Panel)
         launch_panel<T, e.lanes, e.by, e.nb, e.np / e.nb, e.minb>(p, s, mpb);
       else
-        launch_tile<T, e.lanes, e.np / e.lanes, e.minb, split ? Mode::Potrf : MODE>(p, s, mpb);
+        launch_tile<T, e.lanes, e.np / e.lanes, e.minb, split ? Mode::Potrf : MODE, reg>(p, s, mpb);
       if constexpr (split) launch_strided_tuned<Mode::Potrs>(p, s, true);
     }
     return true;

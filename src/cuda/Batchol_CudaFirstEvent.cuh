@@ -84,6 +84,33 @@ __device__ int serial_potrf_tail(T* a, std::int64_t rs, std::int64_t cs, int n, 
   return 0;
 }
 
+// B(:, q) <- (L L^T)^{-1} B(:, q), q < nrhs, with the factor at a (as
+// above); one thread, for the rare path of a posv that solves from
+// registers (the registers do not hold a factor finished by
+// serial_potrf_tail).
+template <class T>
+__device__ void serial_solve(const T* a, std::int64_t rs, std::int64_t cs, int n, T* b,
+                             std::int64_t b_rs, std::int64_t b_cs, int nrhs) {
+#pragma unroll 1
+  for (int q = 0; q < nrhs; ++q) {
+    T* const x = b + q * b_cs;
+#pragma unroll 1
+    for (int i = 0; i < n; ++i) {
+      T v = x[i * b_rs];
+#pragma unroll 1
+      for (int k = 0; k < i; ++k) v -= a[i * rs + k * cs] * x[k * b_rs];
+      x[i * b_rs] = v / a[i * rs + i * cs];
+    }
+#pragma unroll 1
+    for (int i = n - 1; i >= 0; --i) {
+      T v = x[i * b_rs];
+#pragma unroll 1
+      for (int k = i + 1; k < n; ++k) v -= a[k * rs + i * cs] * x[k * b_rs];
+      x[i * b_rs] = v / a[i * rs + i * cs];
+    }
+  }
+}
+
 }  // namespace batchol::cuda
 
 #endif

@@ -27,7 +27,12 @@
 // cannot leak into them.
 //
 // Posv: the factor goes to shared memory (packed), then one warp per matrix
-// runs both substitutions (Batchol_CudaWarpSolve.cuh).
+// runs both substitutions (Batchol_CudaWarpSolve.cuh). Or (REG, the table's
+// PosvSolve::Registers) the substitutions run on the factor where the
+// factorization leaves it, in the register tiles, tile by tile
+// (tile_detail::RegSolve): no copy of L, no warp-solve code. The tuning
+// tool times it as the `POSV=reg` twin of every tile candidate; no row of
+// the sm_90 table takes it yet (perf_tests/PERFLOG.md, 2026-11-23).
 #ifndef BATCHOL_CUDA_TILE_KERNEL_CUH
 #define BATCHOL_CUDA_TILE_KERNEL_CUH
 
@@ -43,14 +48,15 @@ namespace tile_detail {
 
 // Per-matrix shared memory, in elements of T: two column buffers, pivots d_k,
 // 1/d_k, sqrt(d_k), 1/sqrt(d_k), then (posv) the packed factor.
-template <class T, int NP, bool SOLVE>
+template <class T, int NP, bool SOLVE, int EXTRA = 0>
 struct Smem {
   static constexpr int kPiv = 2 * NP;
   static constexpr int kPinv = 3 * NP;
   static constexpr int kSqrt = 4 * NP;
   static constexpr int kRsqrt = 5 * NP;
   static constexpr int kL = 6 * NP;
-  static constexpr int kSize = 6 * NP + (SOLVE ? solve_detail::packed_size(NP) : 0);
+  static constexpr int kW = 6 * NP;  // RegSolve's (EXTRA elements)
+  static constexpr int kSize = 6 * NP + (SOLVE ? solve_detail::packed_size(NP) : EXTRA);
   // Bytes per block for mpb matrices (the first-failure words go last).
   static constexpr std::size_t bytes(int mpb) {
     return std::size_t(mpb) * kSize * sizeof(T) + std::size_t(mpb) * sizeof(int);
@@ -148,6 +154,78 @@ struct TileColumn {
   }
 };
 
+// posv with the factor where the factorization leaves it, in the register
+// tiles (tile_kernel's REG): both substitutions tile by tile. Step J of the
+// forward one: each thread sums its tile row J against the finished y of
+// the tile columns before J (y in shared memory), the B partial sums of
+// each row meet in shared memory, and B lanes of the first warp finish the
+// B rows of tile J with the diagonal block, one shuffle per row. Backward the
+// same on L^T, tile columns from the last. Two barriers per tile and
+// right-hand side; no copy of L and no warp-solve code.
+template <class T, int B, int M>
+struct RegSolve {
+  static constexpr int NP = B * M;
+  // Shared memory per matrix, in elements of T: the vector, B x B partial
+  // sums, the B x B diagonal block.
+  static constexpr int kVec = 0, kRed = NP, kDiag = NP + B * B, kSize = NP + 2 * B * B;
+
+  // The matrix's threads lid = 0..B-1 (one warp: row k is lane base +
+  // step*k) finish tile J's B rows, row = lid: lower diagonal block
+  // (forward) or its transpose (backward).
+  template <bool FWD>
+  __device__ __noinline__ static void diag_block(T* w, const T* rl, int J, int lid, int base,
+                                                 int step) {
+    if (lid < B) {
+      unsigned mask = 0;
+#pragma unroll
+      for (int k = 0; k < B; ++k) mask |= 1u << (base + step * k);
+      T t = T(0);
+#pragma unroll
+      for (int k = 0; k < B; ++k) t += w[kRed + lid * B + k];
+      T x = w[kVec + B * J + lid] - t;
+#pragma unroll 1
+      for (int s = 0; s < B; ++s) {
+        const int k = FWD ? s : B - 1 - s;
+        const T xk = __shfl_sync(mask, x * rl[B * J + k], base + step * k);
+        if (lid == k) x = xk;
+        const T lk = FWD ? w[kDiag + lid * B + k] : w[kDiag + k * B + lid];
+        if (FWD ? lid > k : lid < k) x -= lk * xk;
+      }
+      w[kVec + B * J + lid] = x;
+    }
+  }
+
+  // The vector at w (zero beyond n) <- A^{-1} vector; r holds L (2D
+  // block-cyclic, as tile_kernel), thread (tx, ty) = lid; diag_block's lanes
+  // as there.
+  // rl: 1 / L(c, c) (the factorization's 1/sqrt(d_c)).
+  __device__ static void solve(const T (&r)[M][M], T* w, const T* rl, int tx, int ty, int lid,
+                               int base, int step) {
+#pragma unroll
+    for (int J = 0; J < M; ++J) {
+      T part = T(0);
+#pragma unroll
+      for (int j = 0; j < J; ++j) part += r[J][j] * w[kVec + ty + B * j];
+      w[kRed + tx * B + ty] = part;
+      w[kDiag + tx * B + ty] = r[J][J];
+      __syncthreads();
+      diag_block<true>(w, rl, J, lid, base, step);
+      __syncthreads();
+    }
+#pragma unroll
+    for (int J = M - 1; J >= 0; --J) {
+      T part = T(0);
+#pragma unroll
+      for (int i = J + 1; i < M; ++i) part += r[i][J] * w[kVec + tx + B * i];
+      w[kRed + ty * B + tx] = part;
+      w[kDiag + tx * B + ty] = r[J][J];
+      __syncthreads();
+      diag_block<false>(w, rl, J, lid, base, step);
+      __syncthreads();
+    }
+  }
+};
+
 }  // namespace tile_detail
 
 // B: threads per tile dimension (B*B per matrix); M: tiles per dimension
@@ -157,14 +235,15 @@ struct TileColumn {
 // mpb matrices per block at run time: with the batch index fastest (a_bs == 1,
 // LayoutLeft) a warp's lanes take neighbouring matrices, so each load fills
 // more of a 32-byte sector.
-template <class T, int B, int M, int MAXT, int MINB, Mode MODE>
+template <class T, int B, int M, int MAXT, int MINB, Mode MODE, bool REG = false>
 __global__ void __launch_bounds__(MAXT, MINB)
     tile_kernel(const Batch<T> p, const std::int64_t first, const int mpb) {
   using namespace tile_detail;
   static_assert(MODE == Mode::Potrf || MODE == Mode::Posv, "tile_kernel factors");
+  static_assert(!REG || MODE == Mode::Posv, "REG: posv from the register tiles");
   constexpr int NP = B * M, NT = B * B;
-  constexpr bool kSolve = MODE == Mode::Posv;
-  using S = Smem<T, NP, kSolve>;
+  constexpr bool kSolve = MODE == Mode::Posv && !REG;
+  using S = Smem<T, NP, kSolve, REG ? RegSolve<T, B, M>::kSize : 0>;
   extern __shared__ __align__(16) unsigned char tile_smem[];
 
   const bool inter = mpb > 1 && p.a_bs == 1;
@@ -235,6 +314,7 @@ __global__ void __launch_bounds__(MAXT, MINB)
     for (int i = j; i < M; ++i) {
       const int row = tx + B * i;
       const T l = (i == j && row == c) ? s : r[i][j] * rs;
+      if constexpr (REG) r[i][j] = c <= row ? l : T(0);
       if (row < n && c <= row) {
         if (live && c < ncol) As[row * a_rs + c * a_cs] = l;
         if (live && mirror && c < row) As[c * a_rs + row * a_cs] = l;
@@ -256,6 +336,29 @@ __global__ void __launch_bounds__(MAXT, MINB)
     }
   }
   if (live && lid == 0) p.info[mat * p.info_s] = info;
+
+  if constexpr (REG) {
+    // Every thread of the block runs the barriers; only a factored matrix
+    // (or a tiny event's, solved serially) writes B.
+    T* const w = sh + S::kW;
+    T* const Bm = p.b + mi * p.b_bs;
+    const bool write = live && event == FirstEvent::kNone;
+    // Lanes of the matrix's threads lid = 0..B-1 (launch_tile keeps them in one warp).
+    const int base = inter ? sub : (sub * NT) % 32, step = inter ? mpb : 1;
+#pragma unroll 1
+    for (int q = 0; q < p.nrhs; ++q) {
+      for (int c = lid; c < NP; c += NT)
+        w[RegSolve<T, B, M>::kVec + c] = c < n ? Bm[c * p.b_rs + q * p.b_cs] : T(0);
+      __syncthreads();
+      RegSolve<T, B, M>::solve(r, w, sh + S::kRsqrt, tx, ty, lid, base, step);
+      if (write)
+        for (int c = lid; c < n; c += NT)
+          Bm[c * p.b_rs + q * p.b_cs] = w[RegSolve<T, B, M>::kVec + c];
+      __syncthreads();
+    }
+    if (tiny && live && lid == 0 && info == 0)
+      serial_solve(As, a_rs, a_cs, n, Bm, p.b_rs, p.b_cs, p.nrhs);
+  }
 
   if constexpr (kSolve) {
     // One warp per matrix of the block; a failed posv leaves B as it was.
@@ -282,17 +385,20 @@ inline constexpr int tile_maxt_v = B* B >= 256 ? B* B : 256;
 // Launches the kernel over the whole batch on `stream` with mpb matrices per
 // block (clamped to what MAXT allows); registers capped at 64K / (MINB*MAXT).
 // The caller guarantees 1 <= n <= B*M.
-template <class T, int B, int M, int MINB, Mode MODE>
+template <class T, int B, int M, int MINB, Mode MODE, bool REG = false>
 void launch_tile(const Batch<T>& p, cudaStream_t stream, int mpb) {
   constexpr int NT = B * B;
   constexpr int MAXT = tile_maxt_v<B>;
   constexpr int NP = B * M;
   static_assert(NT % 32 == 0 || 32 % NT == 0, "B*B must tile warps");
   mpb = std::max(1, std::min(mpb, MAXT / NT));
+  // REG: the first B threads of a matrix share a warp also when interleaved.
+  if constexpr (REG) mpb = std::min(mpb, std::max(1, 32 / B));
   if (mpb * NT < 32) mpb = 32 / NT;  // whole warps: shuffles in the solve need them
-  using S = tile_detail::Smem<T, NP, MODE == Mode::Posv>;
+  using S = tile_detail::Smem<T, NP, MODE == Mode::Posv && !REG,
+                              REG ? tile_detail::RegSolve<T, B, M>::kSize : 0>;
   const std::size_t shm = S::bytes(mpb);
-  auto* kern = &tile_kernel<T, B, M, MAXT, MINB, MODE>;
+  auto* kern = &tile_kernel<T, B, M, MAXT, MINB, MODE, REG>;
   if (shm > 48 * 1024)
     check(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shm)),
           "tile_kernel shared memory");
