@@ -89,21 +89,26 @@ Cand<T> make_tile_cand() {
   return c;
 }
 
-// The same instantiation's posv solved another way (`how`: "split" into
-// potrf and the strided solve, or "reg" from the register tiles,
-// PosvSolve::Registers), named "...,POSV=how>" and timed for posv only.
+// The same instantiation's posv solved another way (HOW: Split into potrf
+// and the strided solve, or Registers, from the register tiles), named
+// "...,POSV=split>" or "...,POSV=reg>" and timed for posv only.
 template <class T, int B, int M, int MINB, int MPB>
 void launch_tile_reg(const Batch<T>& p, cudaStream_t s) {
   batchol::cuda::launch_tile<T, B, M, MINB, Mode::Posv, true>(p, s, MPB);
 }
-template <class T, int B, int M, int MINB, int MPB>
-Cand<T> make_tile_posv_twin(const std::string& how) {
+template <class T, int B, int M, int MINB, int MPB, batchol::cuda::PosvSolve HOW>
+Cand<T> make_tile_posv_twin() {
+  using batchol::cuda::PosvSolve;
+  static_assert(HOW == PosvSolve::Split || HOW == PosvSolve::Registers, "a twin of the fused posv");
+  constexpr bool reg = HOW == PosvSolve::Registers;
   Cand<T> c = make_tile_cand<T, B, M, MINB, MPB>();
   c.name.back() = ',';
-  c.name += "POSV=" + how + ">";
+  c.name += reg ? "POSV=reg>" : "POSV=split>";
   c.posv_only = true;
-  c.fn[int(Mode::Posv)] = how == "reg" ? &launch_tile_reg<T, B, M, MINB, MPB>
-                                       : &launch_tile_fixed<T, B, M, MINB, MPB, Mode::Posv, true>;
+  if constexpr (reg)
+    c.fn[int(Mode::Posv)] = &launch_tile_reg<T, B, M, MINB, MPB>;
+  else
+    c.fn[int(Mode::Posv)] = &launch_tile_fixed<T, B, M, MINB, MPB, Mode::Posv, true>;
   return c;
 }
 

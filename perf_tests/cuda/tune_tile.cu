@@ -10,18 +10,21 @@
 namespace tune {
 namespace {
 
+constexpr auto Split = batchol::cuda::PosvSolve::Split;
+constexpr auto Registers = batchol::cuda::PosvSolve::Registers;
+
 template <int IDX, class T, int B, int M, int MINB, int MPB2>
 void add() {
   if constexpr (IDX % TUNE_NPARTS == TUNE_PART) {
     constexpr int MPB1 = B == 4 ? 2 : 1;
     auto& r = registry<T>();
     r.push_back(make_tile_cand<T, B, M, MINB, MPB1>());
-    r.push_back(make_tile_posv_twin<T, B, M, MINB, MPB1>("split"));
-    r.push_back(make_tile_posv_twin<T, B, M, MINB, MPB1>("reg"));
+    r.push_back(make_tile_posv_twin<T, B, M, MINB, MPB1, Split>());
+    r.push_back(make_tile_posv_twin<T, B, M, MINB, MPB1, Registers>());
     if constexpr (MPB2 != MPB1) {
       r.push_back(make_tile_cand<T, B, M, MINB, MPB2>());
-      r.push_back(make_tile_posv_twin<T, B, M, MINB, MPB2>("split"));
-      r.push_back(make_tile_posv_twin<T, B, M, MINB, MPB2>("reg"));
+      r.push_back(make_tile_posv_twin<T, B, M, MINB, MPB2, Split>());
+      r.push_back(make_tile_posv_twin<T, B, M, MINB, MPB2, Registers>());
     }
   }
 }

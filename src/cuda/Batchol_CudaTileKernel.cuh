@@ -47,7 +47,8 @@ namespace batchol::cuda {
 namespace tile_detail {
 
 // Per-matrix shared memory, in elements of T: two column buffers, pivots d_k,
-// 1/d_k, sqrt(d_k), 1/sqrt(d_k), then (posv) the packed factor.
+// 1/d_k, sqrt(d_k), 1/sqrt(d_k), then (posv) the packed factor, or EXTRA
+// elements (RegSolve's) at the same place.
 template <class T, int NP, bool SOLVE, int EXTRA = 0>
 struct Smem {
   static constexpr int kPiv = 2 * NP;
@@ -226,6 +227,11 @@ struct RegSolve {
   }
 };
 
+// The shared memory of tile_kernel<T, B, M, ..., MODE, REG> (the kernel and
+// its launcher both read it).
+template <class T, int B, int M, Mode MODE, bool REG>
+using TileSmem = Smem<T, B * M, MODE == Mode::Posv && !REG, REG ? RegSolve<T, B, M>::kSize : 0>;
+
 }  // namespace tile_detail
 
 // B: threads per tile dimension (B*B per matrix); M: tiles per dimension
@@ -243,7 +249,7 @@ __global__ void __launch_bounds__(MAXT, MINB)
   static_assert(!REG || MODE == Mode::Posv, "REG: posv from the register tiles");
   constexpr int NP = B * M, NT = B * B;
   constexpr bool kSolve = MODE == Mode::Posv && !REG;
-  using S = Smem<T, NP, kSolve, REG ? RegSolve<T, B, M>::kSize : 0>;
+  using S = TileSmem<T, B, M, MODE, REG>;
   extern __shared__ __align__(16) unsigned char tile_smem[];
 
   const bool inter = mpb > 1 && p.a_bs == 1;
@@ -389,14 +395,12 @@ template <class T, int B, int M, int MINB, Mode MODE, bool REG = false>
 void launch_tile(const Batch<T>& p, cudaStream_t stream, int mpb) {
   constexpr int NT = B * B;
   constexpr int MAXT = tile_maxt_v<B>;
-  constexpr int NP = B * M;
   static_assert(NT % 32 == 0 || 32 % NT == 0, "B*B must tile warps");
   mpb = std::max(1, std::min(mpb, MAXT / NT));
   // REG: the first B threads of a matrix share a warp also when interleaved.
   if constexpr (REG) mpb = std::min(mpb, std::max(1, 32 / B));
   if (mpb * NT < 32) mpb = 32 / NT;  // whole warps: shuffles in the solve need them
-  using S = tile_detail::Smem<T, NP, MODE == Mode::Posv && !REG,
-                              REG ? tile_detail::RegSolve<T, B, M>::kSize : 0>;
+  using S = tile_detail::TileSmem<T, B, M, MODE, REG>;
   const std::size_t shm = S::bytes(mpb);
   auto* kern = &tile_kernel<T, B, M, MAXT, MINB, MODE, REG>;
   if (shm > 48 * 1024)

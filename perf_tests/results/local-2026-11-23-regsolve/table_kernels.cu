@@ -1,6 +1,7 @@
 #include "cuda/Batchol_CudaFactorTable.cuh"
 using namespace batchol::cuda;
-template <class T> void all(const Batch<T>& p, cudaStream_t s) {
+template <class T>
+void all(const Batch<T>& p, cudaStream_t s) {
   launch_table<Mode::Potrf, T, Sm90Table>(p, s);
   launch_table<Mode::Posv, T, Sm90Table>(p, s);
 }
