@@ -3,7 +3,8 @@
 // rows: B = 8, MINB = 2 on LayoutRight, MINB = 1 on LayoutLeft, one matrix
 // per block), timed with events; run under ncu for the posv kernel's stalls.
 // Build from the repository root:
-//   nvcc -arch=sm_90 -std=c++17 -O3 -Isrc perf_tests/results/h100-2026-11-23-regsweep/ncu/probe_reg.cu
+//   nvcc -arch=sm_90 -std=c++17 -O3 -Isrc
+//   perf_tests/results/h100-2026-11-23-regsweep/ncu/probe_reg.cu
 #include <cstdio>
 #include <vector>
 #include "cuda/Batchol_CudaStridedSolve.cuh"
@@ -28,8 +29,8 @@ int main() {
   const long long batch = 10000;
   double *a, *b;
   int* info;
-  if (cudaMalloc(&a, batch * n * n * 8) != cudaSuccess || cudaMalloc(&b, batch * n * 8) != cudaSuccess ||
-      cudaMalloc(&info, batch * 4) != cudaSuccess)
+  if (cudaMalloc(&a, batch * n * n * 8) != cudaSuccess ||
+      cudaMalloc(&b, batch * n * 8) != cudaSuccess || cudaMalloc(&info, batch * 4) != cudaSuccess)
     return 2;
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
@@ -54,24 +55,31 @@ int main() {
       for (int k = 0; k < 3; ++k) {
         fill<<<1024, 256>>>(a, b, batch, n, left);
         if (k == 2) {
-          if (left) launch_tile<double, 8, 8, 1, Mode::Potrf>(p, 0, 1);
-          else launch_tile<double, 8, 8, 2, Mode::Potrf>(p, 0, 1);
+          if (left)
+            launch_tile<double, 8, 8, 1, Mode::Potrf>(p, 0, 1);
+          else
+            launch_tile<double, 8, 8, 2, Mode::Potrf>(p, 0, 1);
         }
         cudaEventRecord(e0);
         if (k == 0) {
-          if (left) launch_tile<double, 8, 8, 1, Mode::Potrf>(p, 0, 1);
-          else launch_tile<double, 8, 8, 2, Mode::Potrf>(p, 0, 1);
+          if (left)
+            launch_tile<double, 8, 8, 1, Mode::Potrf>(p, 0, 1);
+          else
+            launch_tile<double, 8, 8, 2, Mode::Potrf>(p, 0, 1);
         }
         if (k == 1) {
-          if (left) launch_tile<double, 8, 8, 1, Mode::Posv, true>(p, 0, 1);
-          else launch_tile<double, 8, 8, 2, Mode::Posv, true>(p, 0, 1);
+          if (left)
+            launch_tile<double, 8, 8, 1, Mode::Posv, true>(p, 0, 1);
+          else
+            launch_tile<double, 8, 8, 2, Mode::Posv, true>(p, 0, 1);
         }
         if (k == 2) launch_strided_tuned<Mode::Potrs>(p, 0, true);
         cudaEventRecord(e1);
         cudaEventSynchronize(e1);
         float ms = 0;
         cudaEventElapsedTime(&ms, e0, e1);
-        std::printf("%s %s: %.1f ns/matrix\n", left ? "left " : "right", names[k], ms * 1e6 / batch);
+        std::printf("%s %s: %.1f ns/matrix\n", left ? "left " : "right", names[k],
+                    ms * 1e6 / batch);
       }
     std::vector<int> h(batch);
     std::vector<double> x(n);
