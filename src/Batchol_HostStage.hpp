@@ -25,6 +25,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <string>
 #include <vector>
 
 namespace batchol::detail::host {
@@ -42,7 +45,8 @@ static_assert(stage_min_n > 8, "the staged kernels run one pack at a time (unwou
 
 // Bytes of matrices per staged chunk: inside a core's L2 (1 MB on Zen 4, 2 MB
 // on Sapphire Rapids) with room for the source lines, yet each element stream
-// a few KB long.
+// a few KB long. (A quarter of the L2, 256 KB on Zen 4, measured no better
+// with the next chunk's prefetch and 1.14x slower at n = 32.)
 #if defined(BATCHOL_HOST_STAGE_KB)  // tuning knob
 inline constexpr std::int64_t stage_bytes = std::int64_t(BATCHOL_HOST_STAGE_KB) << 10;
 #else
@@ -57,21 +61,53 @@ inline constexpr int stage_streams = BATCHOL_HOST_STAGE_STREAMS;
 inline constexpr int stage_streams = 8;
 #endif
 
-// A cache level's size in bytes and associativity (glibc reports them;
-// elsewhere typical values).
+// A cache level's size in bytes and associativity: Linux's sysfs for cpu0,
+// else glibc's sysconf, else typical values. sysfs first because glibc can be
+// wrong in a guest (a Zen 4 KVM guest: sysfs 32 MB 16-way L3, sysconf 320 MB,
+// which turned streamed_out off for every batch below 320 MB).
 struct CacheShape {
   std::int64_t bytes;
   int ways;
 };
 inline CacheShape cache_shape(int level) {
   long b = -1, w = -1;
+  for (int index = 0; index < 8 && b <= 0; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    long lv = -1;
+    std::string type, size;
+    std::ifstream(dir + "/level") >> lv;
+    std::ifstream(dir + "/type") >> type;
+    std::ifstream(dir + "/size") >> size;
+    if (lv != level || type == "Instruction" || size.empty()) continue;
+    b = std::atol(size.c_str()) << (size.back() == 'K' ? 10 : size.back() == 'M' ? 20 : 0);
+    std::ifstream(dir + "/ways_of_associativity") >> w;
+  }
 #if defined(_SC_LEVEL3_CACHE_SIZE)
-  b = sysconf(level == 3 ? _SC_LEVEL3_CACHE_SIZE : _SC_LEVEL2_CACHE_SIZE);
-  w = sysconf(level == 3 ? _SC_LEVEL3_CACHE_ASSOC : _SC_LEVEL2_CACHE_ASSOC);
+  if (b <= 0) {
+    b = sysconf(level == 3 ? _SC_LEVEL3_CACHE_SIZE : _SC_LEVEL2_CACHE_SIZE);
+    w = sysconf(level == 3 ? _SC_LEVEL3_CACHE_ASSOC : _SC_LEVEL2_CACHE_ASSOC);
+  }
 #endif
   if (b <= 0) b = level == 3 ? 32l << 20 : 1l << 20;
   if (w <= 0) w = 16;
   return {b, int(w)};
+}
+
+// Whether a pack's lines crowd some L2 set beyond half its ways: the element
+// streams are batch * sizeof(T) bytes apart, so with a power-of-two batch a
+// pack's n (n + 1) / 2 lines share one or a few sets, and the copy-in of a
+// chunk evicts them before its copy-out.
+template <class T>
+bool crowds_l2(const Problem<T>& pr) {
+  static const CacheShape l2 = cache_shape(2);
+  const std::int64_t sets = std::max<std::int64_t>(1, l2.bytes / (64 * l2.ways));
+  std::vector<int> load(sets, 0);
+  for (int i = 0; i < pr.n; ++i)
+    for (int j = 0; j <= i; ++j) {
+      const std::int64_t line = (i * pr.a_rs + j * pr.a_cs) * std::int64_t(sizeof(T)) / 64;
+      if (++load[((line % sets) + sets) % sets] > l2.ways / 2) return true;
+    }
+  return false;
 }
 
 // Whether a staged operation writes back with non-temporal stores (which need
@@ -79,14 +115,14 @@ inline CacheShape cache_shape(int level) {
 // the destination line is still in L2 from the copy-in: the write to memory
 // then happens later, overlapped with other work (measured, n = 32 double
 // from DRAM, batch 16000: copy-out 540-610 cycles per matrix with ordinary
-// stores, 1190-1250 streamed). It is not when the element streams, batch *
-// sizeof(T) bytes apart, crowd a few L2 sets: with a power-of-two batch a
-// pack's n (n + 1) / 2 lines share one or a few sets, the copy-in evicts them,
-// and each ordinary store fetches its line back (batch 16384: 1210-1320
-// cycles ordinary, 740-980 streamed). So: stream when the batch is larger
-// than the last-level cache (its lines go to memory anyway) and a pack's lines
-// crowd some L2 set beyond half its ways. Needs every line start
-// vector-aligned, as it is for Kokkos allocations with W | batch.
+// stores, 1190-1250 streamed). Where a pack's lines crowd the L2 (crowds_l2),
+// each ordinary store fetches its line back; on Sapphire Rapids (16-way L2)
+// streaming was then better (batch 16384: 1210-1320 cycles ordinary, 740-980
+// streamed), on Zen 4 (8-way) it was not (632-677 ordinary, 844-1353
+// streamed). So: stream when the batch is larger than the last-level cache
+// (its lines go to memory anyway), the lines crowd the L2, and the L2 has at
+// least 16 ways. Needs every line start vector-aligned, as it is for Kokkos
+// allocations with W | batch.
 template <class T>
 bool streamed_out(const Problem<T>& pr) {
   constexpr int W = width_v<T>;
@@ -96,17 +132,21 @@ bool streamed_out(const Problem<T>& pr) {
   };
   const std::int64_t bytes =
       pr.batch * std::int64_t(pr.n) * (pr.n + pr.nrhs) * std::int64_t(sizeof(T));
-  if (bytes <= l3.bytes || !aligned(pr.a, pr.a_rs, pr.a_cs) ||
+  if (l2.ways < 16 || bytes <= l3.bytes || !aligned(pr.a, pr.a_rs, pr.a_cs) ||
       (pr.nrhs > 0 && !aligned(pr.b, pr.b_rs, pr.b_cs)))
     return false;
-  const std::int64_t sets = std::max<std::int64_t>(1, l2.bytes / (64 * l2.ways));
-  std::vector<int> load(sets, 0);
-  for (int i = 0; i < pr.n; ++i)
-    for (int j = 0; j <= i; ++j) {
-      const std::int64_t line = (i * pr.a_rs + j * pr.a_cs) * std::int64_t(sizeof(T)) / 64;
-      if (++load[((line % sets) + sets) % sets] > l2.ways / 2) return true;
-    }
-  return false;
+  return crowds_l2(pr);
+}
+
+// A prefetch the compiler must keep: GCC 12 may delete a loop whose only
+// effect is __builtin_prefetch (seen: Stage::prefetch, written with it,
+// compiled to a bare `ret` in a standalone probe).
+BATCHOL_HOST_INLINE void prefetch_l2(const void* p) {
+#if defined(__x86_64__) || defined(__i386__)
+  asm volatile("prefetcht2 %0" : : "m"(*static_cast<const char*>(p)));
+#else
+  __builtin_prefetch(p, 0, 1);
+#endif
 }
 
 template <class T>
@@ -134,6 +174,28 @@ class Stage {
       for (int j = 0; j <= i; ++j) *o++ = i * pr.a_rs + j * pr.a_cs;
     for (int c = 0; c < pr.nrhs; ++c)
       for (int i = 0; i < pr.n; ++i) *o++ = i * pr.b_rs + c * pr.b_cs;
+  }
+
+  // Slice s of `slices` of the element streams of packs [p0, p0 + count) of pr
+  // (the triangle, then with rhs B), each stream's lines prefetched in order.
+  // run_staged issues one slice per kernel call of the chunk before, so the
+  // next chunk's lines arrive from memory while the kernels compute, and its
+  // copy-in reads them from L2 (measured, Zen 4, double potrf from DRAM, one
+  // core: copy-in n = 31 1050-1090 -> 400-440 cycles per matrix).
+  // prefetcht2 (locality 1): t0 would also fill L1, which the running
+  // kernel's pack needs; NTA lines are not kept for the copy-in.
+  void prefetch(const Problem<T>& pr, std::int64_t p0, std::int64_t count, bool rhs, std::int64_t s,
+                std::int64_t slices) const {
+    const std::int64_t elems = E_ + (rhs ? X_ : 0);
+    const std::int64_t e1 = (s + 1) * elems / slices;
+    for (std::int64_t e = s * elems / slices; e < e1; ++e) {
+      const T* first = (e < E_ ? pr.a : pr.b) + off_[e] + p0 * W;
+      const T* last = first + count * W - 1;
+      for (const char* c = reinterpret_cast<const char*>(first);
+           c <= reinterpret_cast<const char*>(last); c += 64)
+        prefetch_l2(c);
+      prefetch_l2(last);
+    }
   }
 
   V* a(std::int64_t q) { return buffer_.data() + q * E_; }
