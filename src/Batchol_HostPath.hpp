@@ -4,8 +4,8 @@
 // pack is factored/solved by straight-line vector code (Batchol_HostUnwound.hpp
 // for n <= 16, Batchol_HostBlocked.hpp above), and the packs are spread over
 // the execution space's threads in chunks. Lemaitre & Lacassagne (2016).
-// LayoutLeft chunks from n = 9 on are first staged pack-major
-// (Batchol_HostStage.hpp).
+// LayoutLeft chunks from n = 9 on (n = 5 where a power-of-two batch crowds the
+// L2) are first staged pack-major (Batchol_HostStage.hpp).
 //
 // Options::fast_math lets potrf/posv use an approximate inverse square root
 // refined by Goldschmidt steps instead of sqrt and divisions (see
@@ -158,7 +158,7 @@ struct HostFunctor {
   void run_chunk(std::int64_t chunk, bool more) const {
     const std::int64_t begin = chunk * packs_per_chunk;
     const std::int64_t end = std::min(npacks, begin + packs_per_chunk);
-    if constexpr (N == 0 || N >= stage_min_n) {
+    if constexpr (N == 0 || N >= stage_crowded_min_n) {
       if (staged) {
         // The batch's last pack, when partial, goes lane by lane as unstaged.
         const std::int64_t full = std::min(end, pr.batch / W);
@@ -175,7 +175,7 @@ struct HostFunctor {
   // Packs [p0, p1), all full, through the thread's stage (Batchol_HostStage.hpp);
   // the `next` packs after p1 are prefetched meanwhile.
   void run_staged(std::int64_t p0, std::int64_t p1, std::int64_t next) const {
-    using K = std::conditional_t<(N > 0), Unwound<T, N, unwound_jam<N>>, Blocked<T>>;
+    using K = std::conditional_t<(N > 0), Unwound<T, N, 1>, Blocked<T>>;
     static_assert(K::jam == 1, "a stage holds one pack per kernel call");
     constexpr bool rhs = !std::is_same_v<Op, PotrfOp>;
     const int n = pr.n;

@@ -43,6 +43,12 @@ inline constexpr int stage_min_n = 9;
 #endif
 static_assert(stage_min_n > 8, "the staged kernels run one pack at a time (unwound_jam)");
 
+// Below stage_min_n, stage from this order on only where a pack's lines crowd
+// the L2 (crowds_l2: power-of-two batches), where the unstaged kernels'
+// prefetched lines evict each other (measured, Zen 4, n = 8, batch 2^19:
+// potrs 50-55 ns per matrix against 20-30 at n = 9).
+inline constexpr int stage_crowded_min_n = 5;
+
 // Bytes of matrices per staged chunk: inside a core's L2 (1 MB on Zen 4, 2 MB
 // on Sapphire Rapids) with room for the source lines, yet each element stream
 // a few KB long. (A quarter of the L2, 256 KB on Zen 4, measured no better
@@ -151,7 +157,8 @@ BATCHOL_HOST_INLINE void prefetch_l2(const void* p) {
 
 template <class T>
 bool stages(const Problem<T>& pr) {
-  return pr.n >= stage_min_n && pr.a_bs == 1 && (pr.nrhs == 0 || pr.b_bs == 1);
+  return pr.a_bs == 1 && (pr.nrhs == 0 || pr.b_bs == 1) &&
+         (pr.n >= stage_min_n || (pr.n >= stage_crowded_min_n && crowds_l2(pr)));
 }
 
 template <class T>

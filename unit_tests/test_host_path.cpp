@@ -519,6 +519,32 @@ TEST(HostPath, PotrsTrsvFloat) {
   solve_sweep<float>();
 }
 
+// Power-of-two LayoutLeft batches whose packs' lines crowd one L2 set
+// (Batchol_HostStage.hpp, crowds_l2): staged from n = 5 instead of 9.
+template <class T>
+void crowded_batches() {
+  const auto l2 = batchol::detail::host::cache_shape(2);
+  const int batch = int(l2.bytes / l2.ways / std::int64_t(sizeof(T)));
+  for_each_space([&](auto exec, const char* space) {
+    for (int n : {4, 5, 8, 12}) {
+      batchol::detail::Problem<T> pr;
+      pr.batch = batch, pr.n = n, pr.a_bs = 1, pr.a_rs = batch, pr.a_cs = std::ptrdiff_t(batch) * n;
+      ASSERT_EQ(batchol::detail::host::stages(pr), n >= 5) << "n=" << n << " batch=" << batch;
+      check_factor<T>(exec, space, n, batch, Lay::Left, Lay::Left, Uplo::Lower, -1);
+      check_factor<T>(exec, space, n, batch, Lay::Left, Lay::Left, Uplo::Upper, 2);
+      check_solve<T>(exec, space, n, batch, Lay::Left, Lay::Left, Uplo::Lower, 1, -1);
+      check_solve<T>(exec, space, n, batch, Lay::Left, Lay::Left, Uplo::Upper, 1, 1);
+    }
+  });
+}
+
+TEST(HostPath, CrowdedBatchesDouble) {
+  crowded_batches<double>();
+}
+TEST(HostPath, CrowdedBatchesFloat) {
+  crowded_batches<float>();
+}
+
 // ---- failures: exact info, neighbours bit-identical ---------------------------
 
 enum class Fault { Zero, NaNDiag, InfDiag, NaNOffDiag };
@@ -675,8 +701,11 @@ TEST(HostPath, FastMathFloat) {
 // ---- batches beyond the last-level cache: streamed write-back -------------------
 
 // A LayoutLeft batch larger than the last-level cache with a power-of-two batch
-// size, so that the staged kernels write it back with non-temporal stores
-// (Batchol_HostStage.hpp, streamed_out). K distinct SPD systems repeat through
+// size, so that a pack's lines crowd the L2 (Batchol_HostStage.hpp, crowds_l2):
+// the staged kernels then run without the next chunk's prefetch and, where the
+// L2 has 16 ways, write back with non-temporal stores (streamed_out; the
+// stores themselves are also checked machine-independently by
+// StagedCopyOutStreamed). K distinct SPD systems repeat through
 // the batch (K prime to the pack width, so every lane sees every system); one
 // indefinite matrix and one with a NaN sit in the middle. Every matrix is
 // checked: factor and solution against LAPACK, exact info, the upper triangle
@@ -711,10 +740,12 @@ void streamed_write_back() {
   pr.a = a.data(), pr.a_bs = a.stride(0), pr.a_rs = a.stride(1), pr.a_cs = a.stride(2);
   pr.b = b.data(), pr.b_bs = b.stride(0), pr.b_rs = b.stride(1), pr.b_cs = b.stride(2);
   const auto l2 = batchol::detail::host::cache_shape(2);
-  ASSERT_TRUE(batchol::detail::host::streamed_out(pr))
+  ASSERT_TRUE(batchol::detail::host::crowds_l2(pr))
       << "the test no longer reaches the path (batch " << batch << ", L2 " << l2.bytes << " B "
-      << l2.ways << "-way, L3 " << llc << " B, a at " << static_cast<const void*>(a.data())
-      << ", b at " << static_cast<const void*>(b.data()) << ")";
+      << l2.ways << "-way)";
+  ASSERT_EQ(batchol::detail::host::streamed_out(pr), l2.ways >= 16)
+      << "batch " << batch << ", L2 " << l2.ways << "-way, L3 " << llc << " B, a at "
+      << static_cast<const void*>(a.data()) << ", b at " << static_cast<const void*>(b.data());
 
   // References: LAPACK on the K systems and on the two bad ones.
   std::vector<std::vector<T>> l(K), x(K);
@@ -773,6 +804,63 @@ void streamed_write_back() {
     EXPECT_EQ(touched, 0) << "upper-triangle entries changed";
   });
 #endif
+}
+
+// A staged chunk copied in and back out, with ordinary and with non-temporal
+// stores, whatever the machine's caches decide for real batches: the lower
+// triangle and B come back as the buffer holds them (here doubled), the
+// upper triangle of the lanes is untouched, and so is everything outside the
+// chunk's packs.
+template <class T>
+void staged_copy_out(bool nt) {
+#if defined(BATCHOL_HOST_PATH_AVAILABLE) && !defined(__CUDA_ARCH__)
+  constexpr int n = 11, nrhs = 2;
+  const std::int64_t batch = 6 * W<T>, p0 = 2, count = 3;
+  using A3 = Kokkos::View<T***, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  A3 a("a", batch, n, n), b("b", batch, n, nrhs);
+  auto value = [](std::int64_t m, int i, int j) { return T(1 + m + 100 * i + 10000 * j); };
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      for (std::int64_t m = 0; m < batch; ++m) a(m, i, j) = value(m, i, j);
+  for (int c = 0; c < nrhs; ++c)
+    for (int i = 0; i < n; ++i)
+      for (std::int64_t m = 0; m < batch; ++m) b(m, i, c) = -value(m, i, c);
+  batchol::detail::Problem<T> pr;
+  pr.batch = batch, pr.n = n, pr.nrhs = nrhs;
+  pr.a = a.data(), pr.a_bs = a.stride(0), pr.a_rs = a.stride(1), pr.a_cs = a.stride(2);
+  pr.b = b.data(), pr.b_bs = b.stride(0), pr.b_rs = b.stride(1), pr.b_cs = b.stride(2);
+  constexpr std::size_t simd = batchol::detail::host::simd_bytes;
+  ASSERT_EQ(reinterpret_cast<std::uintptr_t>(a.data()) % simd, 0u) << "non-temporal stores need it";
+  ASSERT_EQ(reinterpret_cast<std::uintptr_t>(b.data()) % simd, 0u) << "non-temporal stores need it";
+  batchol::detail::host::Stage<T> stage;
+  stage.reserve(pr, count);
+  stage.in(pr, p0, count, true);
+  stage.prefetch(pr, p0 + count, 1, true, 0, 1);  // (no effect on the data)
+  const std::int64_t vectors = count * (n * (n + 1) / 2 + n * nrhs);
+  for (std::int64_t v = 0; v < vectors; ++v) stage.a(0)[v] *= T(2);
+  stage.out(pr, p0, count, true, true, nt);
+  auto in_chunk = [&](std::int64_t m) { return m >= p0 * W<T> && m < (p0 + count) * W<T>; };
+  std::int64_t wrong = 0;
+  for (std::int64_t m = 0; m < batch; ++m) {
+    const T f = in_chunk(m) ? T(2) : T(1);
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i)
+        if (a(m, i, j) != (i >= j ? f : T(1)) * value(m, i, j)) ++wrong;
+    for (int c = 0; c < nrhs; ++c)
+      for (int i = 0; i < n; ++i)
+        if (b(m, i, c) != -f * value(m, i, c)) ++wrong;
+  }
+  EXPECT_EQ(wrong, 0) << (nt ? "streamed" : "ordinary") << " copy-out";
+#else
+  (void)nt;
+#endif
+}
+
+TEST(HostPath, StagedCopyOutStreamed) {
+  for (bool nt : {false, true}) {
+    staged_copy_out<double>(nt);
+    staged_copy_out<float>(nt);
+  }
 }
 
 TEST(HostPath, StreamedWriteBackDouble) {
