@@ -415,12 +415,29 @@ inline constexpr int prefetch_distance = 2;
 // -> 85, n = 16 unchanged, n = 32 1330 -> 1590 with them.)
 inline constexpr int prefetch_lines_max_n = 8;
 
+// One cache line: by default for writing, into L1 (the transfers' lines);
+// with ToL2 for reading, into L2 only (prefetcht2: Stage::prefetch fetches
+// the next chunk while the current pack needs L1). ToL2 is an asm statement,
+// which the compiler must keep: GCC 12 may delete a loop whose only effect is
+// __builtin_prefetch (seen: Stage::prefetch, written with it, compiled to a
+// bare `ret` in a standalone probe).
+template <bool ToL2>
+BATCHOL_HOST_INLINE void prefetch_line(const void* p) {
+#if defined(__x86_64__) || defined(__i386__)
+  if constexpr (ToL2) {
+    asm volatile("prefetcht2 %0" : : "m"(*static_cast<const char*>(p)));
+    return;
+  }
+#endif
+  __builtin_prefetch(p, ToL2 ? 0 : 1, ToL2 ? 1 : 3);
+}
+
 // Every cache line of the contiguous scalars [first, last].
-template <class T>
+template <bool ToL2 = false, class T>
 BATCHOL_HOST_INLINE void prefetch_span(const T* first, const T* last) {
   constexpr int per_line = 64 / int(sizeof(T));
-  for (const T* p = first; p <= last; p += per_line) __builtin_prefetch(p, 1, 3);
-  __builtin_prefetch(last, 1, 3);  // the last line when the span straddles one more
+  for (const T* p = first; p <= last; p += per_line) prefetch_line<ToL2>(p);
+  prefetch_line<ToL2>(last);  // the last line when the span straddles one more
 }
 
 template <class T>

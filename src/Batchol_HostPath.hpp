@@ -162,9 +162,10 @@ struct HostFunctor {
       if (staged) {
         // The batch's last pack, when partial, goes lane by lane as unstaged.
         const std::int64_t full = std::min(end, pr.batch / W);
-        const std::int64_t next_end =
-            more && ahead ? std::min(full + packs_per_chunk, pr.batch / W) : 0;
-        if (full > begin) run_staged(begin, full, std::max<std::int64_t>(0, next_end - end));
+        // The next chunk's full packs, prefetched meanwhile.
+        const std::int64_t next =
+            more && ahead ? std::min(end + packs_per_chunk, pr.batch / W) - end : 0;
+        if (full > begin) run_staged(begin, full, next);
         if (full < end) work(pr, std::max(begin, full), end);
         return;
       }

@@ -144,17 +144,6 @@ bool streamed_out(const Problem<T>& pr) {
   return crowds_l2(pr);
 }
 
-// A prefetch the compiler must keep: GCC 12 may delete a loop whose only
-// effect is __builtin_prefetch (seen: Stage::prefetch, written with it,
-// compiled to a bare `ret` in a standalone probe).
-BATCHOL_HOST_INLINE void prefetch_l2(const void* p) {
-#if defined(__x86_64__) || defined(__i386__)
-  asm volatile("prefetcht2 %0" : : "m"(*static_cast<const char*>(p)));
-#else
-  __builtin_prefetch(p, 0, 1);
-#endif
-}
-
 template <class T>
 bool stages(const Problem<T>& pr) {
   return pr.a_bs == 1 && (pr.nrhs == 0 || pr.b_bs == 1) &&
@@ -189,7 +178,7 @@ class Stage {
   // next chunk's lines arrive from memory while the kernels compute, and its
   // copy-in reads them from L2 (measured, Zen 4, double potrf from DRAM, one
   // core: copy-in n = 31 1050-1090 -> 400-440 cycles per matrix).
-  // prefetcht2 (locality 1): t0 would also fill L1, which the running
+  // Into L2 only (prefetch_line): t0 would also fill L1, which the running
   // kernel's pack needs; NTA lines are not kept for the copy-in.
   void prefetch(const Problem<T>& pr, std::int64_t p0, std::int64_t count, bool rhs, std::int64_t s,
                 std::int64_t slices) const {
@@ -197,11 +186,7 @@ class Stage {
     const std::int64_t e1 = (s + 1) * elems / slices;
     for (std::int64_t e = s * elems / slices; e < e1; ++e) {
       const T* first = (e < E_ ? pr.a : pr.b) + off_[e] + p0 * W;
-      const T* last = first + count * W - 1;
-      for (const char* c = reinterpret_cast<const char*>(first);
-           c <= reinterpret_cast<const char*>(last); c += 64)
-        prefetch_l2(c);
-      prefetch_l2(last);
+      prefetch_span<true>(first, first + count * W - 1);
     }
   }
 

@@ -527,8 +527,10 @@ void crowded_batches() {
   const int batch = int(l2.bytes / l2.ways / std::int64_t(sizeof(T)));
   for_each_space([&](auto exec, const char* space) {
     for (int n : {4, 5, 8, 12}) {
-      batchol::detail::Problem<T> pr;
-      pr.batch = batch, pr.n = n, pr.a_bs = 1, pr.a_rs = batch, pr.a_cs = std::ptrdiff_t(batch) * n;
+      // (strides only: an unmanaged View of no memory)
+      const Kokkos::View<T***, Kokkos::LayoutLeft, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>
+          shape(nullptr, batch, n, n);
+      const auto pr = batchol::detail::problem_for(shape, Uplo::Lower);
       ASSERT_EQ(batchol::detail::host::stages(pr), n >= 5) << "n=" << n << " batch=" << batch;
       check_factor<T>(exec, space, n, batch, Lay::Left, Lay::Left, Uplo::Lower, -1);
       check_factor<T>(exec, space, n, batch, Lay::Left, Lay::Left, Uplo::Upper, 2);
@@ -735,10 +737,8 @@ void streamed_write_back() {
     return sys(int(m % K), i, j);
   };
   // The kernels' own decision, on this problem.
-  batchol::detail::Problem<T> pr;
-  pr.batch = batch, pr.n = n, pr.nrhs = 1;
-  pr.a = a.data(), pr.a_bs = a.stride(0), pr.a_rs = a.stride(1), pr.a_cs = a.stride(2);
-  pr.b = b.data(), pr.b_bs = b.stride(0), pr.b_rs = b.stride(1), pr.b_cs = b.stride(2);
+  auto pr = batchol::detail::problem_for(a, Uplo::Lower);
+  batchol::detail::set_rhs(pr, b);
   const auto l2 = batchol::detail::host::cache_shape(2);
   ASSERT_TRUE(batchol::detail::host::crowds_l2(pr))
       << "the test no longer reaches the path (batch " << batch << ", L2 " << l2.bytes << " B "
@@ -825,10 +825,8 @@ void staged_copy_out(bool nt) {
   for (int c = 0; c < nrhs; ++c)
     for (int i = 0; i < n; ++i)
       for (std::int64_t m = 0; m < batch; ++m) b(m, i, c) = -value(m, i, c);
-  batchol::detail::Problem<T> pr;
-  pr.batch = batch, pr.n = n, pr.nrhs = nrhs;
-  pr.a = a.data(), pr.a_bs = a.stride(0), pr.a_rs = a.stride(1), pr.a_cs = a.stride(2);
-  pr.b = b.data(), pr.b_bs = b.stride(0), pr.b_rs = b.stride(1), pr.b_cs = b.stride(2);
+  auto pr = batchol::detail::problem_for(a, Uplo::Lower);
+  batchol::detail::set_rhs(pr, b);
   constexpr std::size_t simd = batchol::detail::host::simd_bytes;
   ASSERT_EQ(reinterpret_cast<std::uintptr_t>(a.data()) % simd, 0u) << "non-temporal stores need it";
   ASSERT_EQ(reinterpret_cast<std::uintptr_t>(b.data()) % simd, 0u) << "non-temporal stores need it";
