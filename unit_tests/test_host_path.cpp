@@ -523,6 +523,7 @@ TEST(HostPath, PotrsTrsvFloat) {
 // (Batchol_HostStage.hpp, crowds_l2): staged from n = 5 instead of 9.
 template <class T>
 void crowded_batches() {
+#if defined(BATCHOL_HOST_PATH_AVAILABLE) && !defined(__CUDA_ARCH__)
   const auto l2 = batchol::detail::host::cache_shape(2);
   const int batch = int(l2.bytes / l2.ways / std::int64_t(sizeof(T)));
   for_each_space([&](auto exec, const char* space) {
@@ -538,6 +539,7 @@ void crowded_batches() {
       check_solve<T>(exec, space, n, batch, Lay::Left, Lay::Left, Uplo::Upper, 1, 1);
     }
   });
+#endif
 }
 
 TEST(HostPath, CrowdedBatchesDouble) {

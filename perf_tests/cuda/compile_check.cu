@@ -4,8 +4,8 @@
 // group width, every mode, both precisions; the tile kernel with 4x4 and 8x8
 // threads per matrix, potrf and posv, both precisions, the panel kernel, and
 // the factorization table's dispatch on four rows (posv inside the tile
-// kernel and split), a solve table's on two;
-// the strided warp solve)
+// kernel and split), a solve table's on three;
+// the strided warp solve and the staged solve)
 // at a small order,
 // which compiles in about a minute. -DBATCHOL_CHECK_FULL_TABLE instantiates the whole
 // sm_90 table instead (what a Kokkos build of the Cuda path compiles; minutes).
@@ -29,10 +29,11 @@ constexpr FactorEntry check_rows[] = {
     {32, Kernel::Panel, 32, 16, 0, 2, 1, 1, PosvSolve::Split, 16, 4},
     {40, Kernel::Tile, 40, 8, 0, 2, 1, 1, PosvSolve::Split},
     {48, Kernel::Tile, 48, 8, 0, 2, 1, 2, PosvSolve::Registers}};
-// A solve table's two kinds of row.
+// A solve table's three kinds of row.
 constexpr FactorEntry check_solve_rows[] = {
     {3, Kernel::Group, 3, 1, 4, 0, 0, 0},
-    {64, Kernel::Strided, 64, 32, 4, 0, 0, 0, PosvSolve::Shared, 0, 0, 4, 1}};
+    {64, Kernel::Strided, 64, 32, 4, 0, 0, 0, PosvSolve::Shared, 0, 0, 4, 1},
+    {96, Kernel::Staged, 96, 32, 0, 0, 4, 0}};
 #endif
 
 template <class T, Mode MODE>
@@ -54,6 +55,7 @@ void shapes(const Batch<T>& p, cudaStream_t s) {
     batchol::cuda::launch_rows<MODE, T, check_solve_rows>(p, s);
     batchol::cuda::launch_strided_solve<T, 3, MODE, 4, 1>(p, s);
     batchol::cuda::launch_strided_solve<T, 3, MODE, 2, 4>(p, s);
+    batchol::cuda::launch_staged_solve<T, 2, MODE>(p, s, 2);
   }
 #endif
 }

@@ -19,7 +19,7 @@ padded order changes (the kernels pad to their compile-time order).
 The solve tables (potrs and trsv; one for a single right-hand side, one for
 several) come from the records of a `tune --solve` sweep, which carry
 "nrhs": per precision, layout, order and nrhs (1, or the sweep's several),
-the group kernel or strided warp solve with the lowest potrs time relative to
+the group kernel, strided warp solve or staged solve with the lowest potrs time relative to
 the fastest, averaged over the batch sizes.
 
 Usage: make_table.py TUNE.json [SOLVE.json ...] [-o OUT.inc]
@@ -34,6 +34,7 @@ import sys
 CAND = re.compile(
     r"(group|tile)<NP=(\d+),(?:G|B)=(\d+),(?:W|MINB)=(\d+)(?:,MPB=(\d+))?(?:,POSV=(split|reg))?>")
 STRIDED = re.compile(r"strided<MW=(\d+),U=(\d+),NR=(\d+)>")
+STAGED = re.compile(r"staged<MW=(\d+),MPB=(\d+)>")
 PANEL = re.compile(r"panel<NP=(\d+),NB=(\d+),BX=(\d+),BY=(\d+),MINB=(\d+),MPB=(\d+)>")
 POSV = {"shared": "PosvSolve::Shared", "split": "PosvSolve::Split",
         "reg": "PosvSolve::Registers"}
@@ -151,6 +152,10 @@ def solve_row(name):
     if m:
         mw, u, nr = map(int, m.groups())
         return ("Strided", 32 * mw, 32, 4, 0, 0, 0, POSV["shared"], 0, 0, u, nr)
+    m = STAGED.fullmatch(name)
+    if m:
+        mw, mpb = map(int, m.groups())
+        return ("Staged", 32 * mw, 32, 0, 0, mpb, 0)
     m = CAND.fullmatch(name)
     if m and m.group(1) == "group":
         return ("Group", int(m.group(2)), int(m.group(3)), int(m.group(4)), 0, 0, 0)
@@ -246,9 +251,10 @@ def main():
     out.append("};")
     out += [
         "// The solve tables (potrs, trsv), from a `tune --solve` sweep: the group",
-        "// kernel or the strided warp solve (padded order 32 x rows per lane, 32",
+        "// kernel, the strided warp solve (padded order 32 x rows per lane, 32",
         "// lanes, 4 warps per block, then steps read ahead and right-hand sides",
-        "// per warp) per range of orders, for one right-hand side (trsv too) and",
+        "// per warp) or the staged solve (padded order, 32 lanes, then systems",
+        "// per block) per range of orders, for one right-hand side (trsv too) and",
         "// for several (timed with 8).",
     ]
     for many, struct in ((False, "Sm90SolveOne"), (True, "Sm90SolveMany")):

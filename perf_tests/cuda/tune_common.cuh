@@ -6,6 +6,7 @@
 
 #include "cuda/Batchol_CudaGroupKernel.cuh"
 #include "cuda/Batchol_CudaPanelKernel.cuh"
+#include "cuda/Batchol_CudaStagedSolve.cuh"
 #include "cuda/Batchol_CudaStridedSolve.cuh"
 #include "cuda/Batchol_CudaTileKernel.cuh"
 
@@ -161,6 +162,28 @@ Cand<T> make_strided_cand() {
   c.fn[int(Mode::Potrs)] = &launch_strided_fixed<T, MW, U, NR, Mode::Potrs>;
   c.fn[int(Mode::TrsvN)] = &launch_strided_fixed<T, MW, U, NR, Mode::TrsvN>;
   c.fn[int(Mode::TrsvT)] = &launch_strided_fixed<T, MW, U, NR, Mode::TrsvT>;
+  return c;
+}
+
+// The staged solve (the factor copied into shared memory, then one warp per
+// system) with MPB systems per block, as the solve tables launch it.
+template <class T, int MW, int MPB, Mode MODE>
+void launch_staged_fixed(const Batch<T>& p, cudaStream_t s) {
+  batchol::cuda::launch_staged_solve<T, MW, MODE>(p, s, MPB);
+}
+
+template <class T, int MW, int MPB>
+Cand<T> make_staged_cand() {
+  Cand<T> c;
+  c.name = "staged<MW=" + std::to_string(MW) + ",MPB=" + std::to_string(MPB) + ">";
+  c.np = 32 * MW;
+  c.g = 32;
+  c.warps = MPB;
+  c.mw = MW;
+  c.mpb = MPB;
+  c.fn[int(Mode::Potrs)] = &launch_staged_fixed<T, MW, MPB, Mode::Potrs>;
+  c.fn[int(Mode::TrsvN)] = &launch_staged_fixed<T, MW, MPB, Mode::TrsvN>;
+  c.fn[int(Mode::TrsvT)] = &launch_staged_fixed<T, MW, MPB, Mode::TrsvT>;
   return c;
 }
 

@@ -1,8 +1,10 @@
 // Tuning sweep of the strided warp solve (src/cuda/Batchol_CudaStridedSolve.cuh):
 // how many steps' reads each warp issues ahead (U) and how many right-hand
-// sides it solves at once (NR), per order, layout,
+// sides it solves at once (NR), and of the staged solve
+// (Batchol_CudaStagedSolve.cuh: systems per block), per order, layout,
 // precision and number of right-hand sides, timed on the GPU against a copy
-// measured in the same run. Plain CUDA, no Kokkos: it compiles on the device
+// measured in the same run. Each timed result is checked (residual of sampled
+// systems, printed, "WRONG" past 4 n eps). Plain CUDA, no Kokkos: it compiles on the device
 // machine in well under a minute.
 //   nvcc -arch=sm_90 -std=c++17 -O3 -Isrc perf_tests/cuda/tune_solve.cu -o tune_solve
 //   ./tune_solve [batch [n]]  (default 10000, the paper's protocol; every n)
@@ -13,9 +15,11 @@
 // with the roofline = (triangle read + right-hand sides read and written) /
 // copy bandwidth, as batchol_bench counts it.
 #include "cuda/Batchol_CudaGroupKernel.cuh"
+#include "cuda/Batchol_CudaStagedSolve.cuh"
 #include "cuda/Batchol_CudaStridedSolve.cuh"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -80,6 +84,15 @@ struct Strided {
   }
 };
 
+// The factor staged in shared memory (Batchol_CudaStagedSolve.cuh), MPB
+// systems per block.
+template <class T, int MW, int MPB>
+struct Staged {
+  static void launch(const Batch<T>& p) {
+    batchol::cuda::launch_staged_solve<T, MW, Mode::Potrs>(p, nullptr, MPB);
+  }
+};
+
 // The group kernel's shapes of the table at 32 < n <= 64 (G lanes per matrix,
 // WARPS per block; float LayoutLeft takes groups of 16 at n > 48).
 template <class T, int NP, int G, int WARPS>
@@ -113,6 +126,40 @@ float time_potrs(const Batch<T>& p, const T* b0, std::size_t b_bytes) {
   return ms[ms.size() / 2];
 }
 
+// Largest residual |L L^T x - b| over sampled systems, relative to
+// |L| |L^T| |x| + |b| (entrywise, row by row): a wrong kernel is not timed
+// unnoticed. b0 the right-hand sides, p.b the solution.
+template <class T>
+double potrs_error(const Batch<T>& p, const std::vector<T>& a, const T* b0, std::size_t b_count) {
+  std::vector<T> x(b_count), b(b_count);
+  check(cudaMemcpy(x.data(), p.b, b_count * sizeof(T), cudaMemcpyDeviceToHost), "copy x");
+  check(cudaMemcpy(b.data(), b0, b_count * sizeof(T), cudaMemcpyDeviceToHost), "copy b");
+  const int n = p.n;
+  double worst = 0;
+  for (std::int64_t s : {std::int64_t(0), std::int64_t(1), p.batch / 2, p.batch - 1}) {
+    auto L = [&](int r, int c) { return double(a[s * p.a_bs + r * p.a_rs + c * p.a_cs]); };
+    for (int q = 0; q < p.nrhs; ++q) {
+      auto X = [&](int r) { return double(x[s * p.b_bs + r * p.b_rs + q * p.b_cs]); };
+      std::vector<double> t(n), ta(n);  // L^T x and |L^T| |x|
+      for (int r = 0; r < n; ++r)
+        for (int k = r; k < n; ++k) {
+          t[r] += L(k, r) * X(k);
+          ta[r] += std::abs(L(k, r) * X(k));
+        }
+      for (int r = 0; r < n; ++r) {
+        double lt = 0, la = 0;
+        for (int k = 0; k <= r; ++k) {
+          lt += L(r, k) * t[k];
+          la += std::abs(L(r, k)) * ta[k];
+        }
+        const double bb = b[s * p.b_bs + r * p.b_rs + q * p.b_cs];
+        worst = std::max(worst, std::abs(lt - bb) / (la + std::abs(bb)));
+      }
+    }
+  }
+  return worst;
+}
+
 template <class T, int MW>
 void sweep_n(int n, std::int64_t batch, double bw) {
   const std::int64_t nn = std::int64_t(n) * n;
@@ -141,13 +188,18 @@ void sweep_n(int n, std::int64_t batch, double bw) {
       fill<<<1024, 256>>>(a, batch * nn, n);
       set_diagonal<<<1024, 256>>>(a, batch, n, p.a_bs, p.a_rs, p.a_cs);
       check(cudaGetLastError(), "fill");
+      std::vector<T> ah(batch * nn);  // for potrs_error
+      check(cudaMemcpy(ah.data(), a, ah.size() * sizeof(T), cudaMemcpyDeviceToHost), "copy a");
       const double bytes = (double(n) * (n + 1) / 2 + 2.0 * n * nrhs) * sizeof(T);
       const double roof_ns = bytes / bw * 1e9;
       auto report = [&](const char* kernel, float ms) {
         const double ns = ms * 1e6 / double(batch);
-        std::printf("%-6s %-11s n=%3d nrhs=%d %-9s %9.2f ns/system %5.1f %%roofline\n",
+        const double err = potrs_error(p, ah, b0, b_bytes / sizeof(T));
+        const double eps = sizeof(T) == 4 ? 1.2e-7 : 2.3e-16;
+        std::printf("%-6s %-11s n=%3d nrhs=%d %-13s %9.2f ns/system %5.1f %%roofline  err %.1e%s\n",
                     sizeof(T) == 4 ? "float" : "double", left ? "LayoutLeft" : "LayoutRight", n,
-                    nrhs, kernel, ns, 100.0 * roof_ns / ns);
+                    nrhs, kernel, ns, 100.0 * roof_ns / ns, err,
+                    err < 4.0 * n * eps ? "" : "  WRONG");
       };
       if constexpr (MW == 2) {
         if (n <= 48) {
@@ -160,6 +212,11 @@ void sweep_n(int n, std::int64_t batch, double bw) {
       }
       report("U=1", time_potrs<Strided<T, MW, 1, 1>>(p, b0, b_bytes));
       report("U=4", time_potrs<Strided<T, MW, 4, 1>>(p, b0, b_bytes));
+      if (nrhs == 1) {
+        report("staged1", time_potrs<Staged<T, MW, 1>>(p, b0, b_bytes));
+        report("staged2", time_potrs<Staged<T, MW, 2>>(p, b0, b_bytes));
+        report("staged4", time_potrs<Staged<T, MW, 4>>(p, b0, b_bytes));
+      }
       if (nrhs > 1) {
         report("U=1 NR=2", time_potrs<Strided<T, MW, 1, 2>>(p, b0, b_bytes));
         report("U=1 NR=4", time_potrs<Strided<T, MW, 1, 4>>(p, b0, b_bytes));
