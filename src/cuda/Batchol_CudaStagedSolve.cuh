@@ -79,13 +79,14 @@ __global__ void __launch_bounds__(128) staged_solve_kernel(const Batch<T> p, con
   }
 }
 
-// Systems per block: `mpb`, or as many as the device's opt-in shared memory
-// holds if fewer (at least 1: an order up to 128 fits 66 KB in double).
+// Systems per block: `mpb` (at most 4, the kernel's 128 threads), or as many
+// as the device's opt-in shared memory holds if fewer (at least 1: an order
+// up to 128 fits 66 KB in double).
 template <class T>
 int staged_solve_mpb(int n, int mpb) {
   const std::size_t one = std::size_t(solve_detail::packed_size(n)) * sizeof(T);
   const auto fit = static_cast<int>(std::size_t(current_device().smem_optin) / one);
-  return std::max(1, std::min(mpb, fit));
+  return std::max(1, std::min({mpb, fit, 4}));
 }
 
 // MODE over the whole batch on `stream` (n <= 32 MW), mpb (1 to 4) systems
