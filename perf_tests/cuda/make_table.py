@@ -19,8 +19,8 @@ padded order changes (the kernels pad to their compile-time order).
 The solve tables (potrs and trsv; one for a single right-hand side, one for
 several) come from the records of a `tune --solve` sweep, which carry
 "nrhs": per precision, layout, order and nrhs (1, or the sweep's several),
-the group kernel, strided warp solve or staged solve with the lowest potrs time relative to
-the fastest, averaged over the batch sizes.
+the group kernel, strided warp solve or staged solve with the lowest potrs
+time relative to the fastest, averaged over the batch sizes.
 
 Usage: make_table.py TUNE.json [SOLVE.json ...] [-o OUT.inc]
 """
