@@ -5,21 +5,23 @@
 // Why: the strided warp solve (Batchol_CudaStridedSolve.cuh) reads L from
 // global memory twice, once per substitution. With tens of thousands of
 // warps in flight the second read comes from DRAM again (ncu, H100, n = 100:
-// 1.9x the bytes needed), and neither capping the resident warps (the first
-// read then stays in L2, but the warps are too few to hide the latency of
-// their chains) nor shortening the forward chain (32-row blocks) moved it
-// (perf_tests/results/h100-2026-11-23-stagedsolve/). Here each block copies
-// its systems' triangles with asynchronous copies (many in flight per
-// thread, no registers held), and the solve reads shared memory.
+// 1.9x the bytes needed), and neither capping the resident warps nor a
+// blocked forward substitution moved it
+// (perf_tests/results/h100-2026-11-23-stagedsolve/). Here a block of 128
+// threads copies the triangles of its 1, 2 or 4 systems with asynchronous
+// copies (all four warps copy; the copy is most of a block's life), then
+// warp w < mpb solves system w with WarpSolve's packed forms, whose steps
+// have compile-time indices. A system holds its shared memory through both
+// chains, so the number in flight per SM is what limits large n (5 at
+// n = 100 in double).
 //
-// That measured slower than the strided solve on LayoutRight (n = 64-128 on
-// the H100: a system holds its shared memory through both chains, so few are
-// in flight). It wins on LayoutLeft, whose strided reads use 8 bytes of each
-// 32-byte sector: a block holds mpb systems, one warp each, and its threads
-// copy for consecutive systems (thread t for system t % mpb), so that mpb = 4
-// doubles fill a sector (otherwise a warp copies its own system, lanes along
-// the rows). The tuning tool times it with the other solves, and the solve
-// tables name it where it is fastest.
+// LayoutRight rows are copied along the rows, an Upper factor on LayoutRight
+// (columns contiguous) along the columns, and on LayoutLeft the threads copy
+// for consecutive systems (thread t for system t % mpb), so that mpb = 4
+// doubles fill a 32-byte sector. The tuning tool times it with the other
+// solves, and the solve tables name it where it is fastest
+// (perf_tests/results/h100-2026-11-24-leanstaged/: most rows from n = 21-33
+// up on sm_90).
 #ifndef BATCHOL_CUDA_STAGED_SOLVE_CUH
 #define BATCHOL_CUDA_STAGED_SOLVE_CUH
 
@@ -31,61 +33,84 @@
 
 namespace batchol::cuda {
 
+// Threads per block: all of them copy, warp w < mpb then solves system w.
+inline constexpr int staged_threads = 128;
+
 template <class T, int MW, Mode MODE>
-__global__ void __launch_bounds__(128) staged_solve_kernel(const Batch<T> p, const int mpb) {
+__global__ void __launch_bounds__(staged_threads)
+    staged_solve_kernel(const Batch<T> p, const int mpb) {
   static_assert(MODE == Mode::Potrs || MODE == Mode::TrsvN || MODE == Mode::TrsvT,
                 "solve-only modes: the factor is read, never written");
-  using solve_detail::packed;
   extern __shared__ __align__(16) unsigned char staged_bytes[];
   T* const tri = reinterpret_cast<T*>(staged_bytes);
   const int n = p.n;
   const int size = solve_detail::packed_size(n);
   const int t = threadIdx.x, warp = t / 32, lane = t % 32;
   const std::int64_t s0 = std::int64_t(blockIdx.x) * mpb;
+  // Each system's triangle is copied by `per` threads, element e = k, k + per,
+  // ... of the packed order; thread t copies for system t % mpb (LayoutLeft:
+  // consecutive systems share sectors) or t / per.
+  const int per = staged_threads / mpb;
   const bool left = p.a_bs == 1;
-  const int sys = left ? t % mpb : warp;
-  const int k = left ? t / mpb : lane;  // 0 .. 31 either way
-  if (s0 + sys < p.batch) {
+  const int sys = left ? t % mpb : t / per;
+  const int k = left ? t / mpb : t % per;
+  if (sys < mpb && s0 + sys < p.batch) {
     const T* const a = p.a + (s0 + sys) * p.a_bs;
     T* const dst = tri + sys * size;
-    for (int r = 0; r < n; ++r)
-      for (int c = k; c <= r; c += 32)
-        __pipeline_memcpy_async(dst + packed(r, c), a + r * p.a_rs + c * p.a_cs, sizeof(T));
+    if (!left && p.a_cs != 1) {
+      // Columns contiguous (an Upper factor on LayoutRight, read transposed):
+      // the threads walk the columns, so that a warp's reads are consecutive.
+      int c = 0, i = k;  // element (c + i, c)
+      for (int f = k; f < size; f += per) {
+        while (i >= n - c) i -= n - c++;
+        __pipeline_memcpy_async(dst + solve_detail::packed(c + i, c),
+                                a + (c + i) * p.a_rs + c * p.a_cs, sizeof(T));
+        i += per;
+      }
+    } else {
+      int r = 0, c = k;  // element e is (r, c), walked row by row
+      for (int e = k; e < size; e += per) {
+        while (c > r) c -= ++r;
+        __pipeline_memcpy_async(dst + e, a + r * p.a_rs + c * p.a_cs, sizeof(T));
+        c += per;
+      }
+    }
   }
   __pipeline_commit();
   __pipeline_wait_prior(0);
   __syncthreads();
   const std::int64_t s = s0 + warp;
-  if (s >= p.batch) return;  // the whole warp
+  if (warp >= mpb || s >= p.batch) return;  // the whole warp
   using W = WarpSolve<T, 32 * MW>;
-  const solve_detail::Packed<T> L{tri + warp * size};
+  const T* const Lp = tri + warp * size;
   T dl[MW];
-  W::diag_inv(L, n, lane, dl);
+  W::diag_inv(solve_detail::Packed<T>{Lp}, n, lane, dl);
   for (int q = 0; q < p.nrhs; ++q) {
     T* const b = p.b + s * p.b_bs + q * p.b_cs;
-    T y[1][MW];
+    T y[MW];
 #pragma unroll
     for (int m = 0; m < MW; ++m) {
       const int r = lane + 32 * m;
-      y[0][m] = r < n ? b[r * p.b_rs] : T(0);
+      y[m] = r < n ? b[r * p.b_rs] : T(0);
     }
-    if constexpr (MODE != Mode::TrsvT) W::forward(L, n, lane, dl, y);
-    if constexpr (MODE != Mode::TrsvN) W::backward(L, n, lane, dl, y);
+    if constexpr (MODE != Mode::TrsvT) W::forward_packed(Lp, n, lane, dl, y);
+    if constexpr (MODE != Mode::TrsvN) W::backward_packed(Lp, n, lane, dl, y);
 #pragma unroll
     for (int m = 0; m < MW; ++m) {
       const int r = lane + 32 * m;
-      if (r < n) b[r * p.b_rs] = y[0][m];
+      if (r < n) b[r * p.b_rs] = y[m];
     }
   }
 }
 
-// Systems per block: `mpb` (at most 4, the kernel's 128 threads), or as many
+// Systems per block: `mpb` (at most 4, a warp each of the kernel's 128 threads), or as many
 // as the device's opt-in shared memory holds if fewer (at least 1: an order
 // up to 128 fits 66 KB in double).
 template <class T>
 int staged_solve_mpb(int n, int mpb) {
   const std::size_t one = std::size_t(solve_detail::packed_size(n)) * sizeof(T);
-  const auto fit = static_cast<int>(std::size_t(current_device().smem_optin) / one);
+  const std::size_t slack = std::size_t(solve_detail::packed_slack) * sizeof(T);
+  const auto fit = static_cast<int>((std::size_t(current_device().smem_optin) - slack) / one);
   return std::max(1, std::min({mpb, fit, 4}));
 }
 
@@ -95,7 +120,8 @@ template <class T, int MW, Mode MODE>
 void launch_staged_solve(const Batch<T>& p, cudaStream_t stream, int mpb) {
   if (p.batch < 1 || p.nrhs < 1) return;
   mpb = staged_solve_mpb<T>(p.n, mpb);
-  const std::size_t shm = std::size_t(mpb) * solve_detail::packed_size(p.n) * sizeof(T);
+  const std::size_t shm =
+      (std::size_t(mpb) * solve_detail::packed_size(p.n) + solve_detail::packed_slack) * sizeof(T);
   auto* kern = &staged_solve_kernel<T, MW, MODE>;
   if (shm > 48 * 1024)
     check(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shm)),
@@ -108,7 +134,7 @@ void launch_staged_solve(const Batch<T>& p, cudaStream_t stream, int mpb) {
     q.b += b0 * mpb * p.b_bs;
     q.batch = std::min(p.batch - b0 * mpb, max_blocks * mpb);
     const auto nb = static_cast<unsigned>(std::min(blocks - b0, max_blocks));
-    kern<<<nb, 32 * mpb, shm, stream>>>(q, mpb);
+    kern<<<nb, staged_threads, shm, stream>>>(q, mpb);
     check(cudaGetLastError(), "staged_solve_kernel launch");
   }
 }

@@ -58,9 +58,12 @@ struct Smem {
   static constexpr int kL = 6 * NP;
   static constexpr int kW = 6 * NP;  // RegSolve's (EXTRA elements)
   static constexpr int kSize = 6 * NP + (SOLVE ? solve_detail::packed_size(NP) : EXTRA);
+  // Elements after the mpb matrices: those the backward solve may read past
+  // the last packed factor (WarpSolve::backward_packed).
+  static constexpr int kSlack = SOLVE ? solve_detail::packed_slack : 0;
   // Bytes per block for mpb matrices (the first-failure words go last).
   static constexpr std::size_t bytes(int mpb) {
-    return std::size_t(mpb) * kSize * sizeof(T) + std::size_t(mpb) * sizeof(int);
+    return (std::size_t(mpb) * kSize + kSlack) * sizeof(T) + std::size_t(mpb) * sizeof(int);
   }
 };
 
@@ -261,7 +264,8 @@ __global__ void __launch_bounds__(MAXT, MINB)
   const int ty = colfast ? lid % B : lid / B;
 
   T* const sh = reinterpret_cast<T*>(tile_smem) + sub * S::kSize;
-  int* const fails = reinterpret_cast<int*>(reinterpret_cast<T*>(tile_smem) + mpb * S::kSize);
+  int* const fails =
+      reinterpret_cast<int*>(reinterpret_cast<T*>(tile_smem) + mpb * S::kSize + S::kSlack);
 
   const std::int64_t mat = first + std::int64_t(blockIdx.x) * mpb + sub;
   // Matrices past the end compute on the last one (barriers need every
