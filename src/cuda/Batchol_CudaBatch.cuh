@@ -6,7 +6,9 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cfloat>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -110,6 +112,26 @@ __device__ __forceinline__ std::int64_t opaque(std::int64_t x) {
 inline void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess)
     throw std::runtime_error(std::string("batchol::cuda: ") + what + ": " + cudaGetErrorString(e));
+}
+
+// Opts `kern` in to `shm` bytes of dynamic shared memory where that is more
+// than the 48 KB every kernel may take without asking.
+template <class Kernel>
+void allow_shared(Kernel* kern, std::size_t shm, const char* what) {
+  if (shm > 48 * 1024)
+    check(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shm)), what);
+}
+
+// Runs launch(grid, b0) once per grid of at most 2^30 blocks (a grid's x
+// extent is below 2^31), b0 the index of the grid's first block among
+// `blocks`, and checks each launch.
+template <class Launch>
+void launch_grids(std::int64_t blocks, const char* what, const Launch& launch) {
+  constexpr std::int64_t max_blocks = std::int64_t(1) << 30;
+  for (std::int64_t b0 = 0; b0 < blocks; b0 += max_blocks) {
+    launch(static_cast<unsigned>(std::min(blocks - b0, max_blocks)), b0);
+    check(cudaGetLastError(), what);
+  }
 }
 
 // What the launchers read of the current device: its compute capability

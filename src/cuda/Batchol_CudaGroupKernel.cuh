@@ -332,13 +332,9 @@ __global__ void __launch_bounds__(WARPS * 32)
 template <class T, int NP, int G, int WARPS, Mode MODE>
 void launch_group(const Batch<T>& p, cudaStream_t stream) {
   constexpr std::int64_t mpb = WARPS * 32 / G;
-  constexpr std::int64_t max_blocks = std::int64_t(1) << 30;
-  const std::int64_t blocks = (p.batch + mpb - 1) / mpb;
-  for (std::int64_t b0 = 0; b0 < blocks; b0 += max_blocks) {
-    const auto nb = static_cast<unsigned>(std::min(blocks - b0, max_blocks));
+  launch_grids((p.batch + mpb - 1) / mpb, "group_kernel launch", [&](unsigned nb, std::int64_t b0) {
     group_kernel<T, NP, G, WARPS, MODE><<<nb, WARPS * 32, 0, stream>>>(p, b0 * mpb);
-    check(cudaGetLastError(), "group_kernel launch");
-  }
+  });
 }
 
 }  // namespace batchol::cuda

@@ -342,16 +342,10 @@ void launch_panel(const Batch<T>& p, cudaStream_t stream, int mpb) {
   while (mpb > 1 && S::bytes(mpb) > optin) --mpb;
   const std::size_t shm = S::bytes(mpb);
   auto* kern = &panel_kernel<T, BX, BY, NB, KP, MAXT, MINB>;
-  if (shm > 48 * 1024)
-    check(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shm)),
-          "panel_kernel shared memory");
-  constexpr std::int64_t max_blocks = std::int64_t(1) << 30;
-  const std::int64_t blocks = (p.batch + mpb - 1) / mpb;
-  for (std::int64_t b0 = 0; b0 < blocks; b0 += max_blocks) {
-    const auto nb = static_cast<unsigned>(std::min(blocks - b0, max_blocks));
+  allow_shared(kern, shm, "panel_kernel shared memory");
+  launch_grids((p.batch + mpb - 1) / mpb, "panel_kernel launch", [&](unsigned nb, std::int64_t b0) {
     kern<<<nb, mpb * Sh::NT, shm, stream>>>(p, b0 * mpb, mpb);
-    check(cudaGetLastError(), "panel_kernel launch");
-  }
+  });
 }
 
 }  // namespace batchol::cuda

@@ -38,7 +38,7 @@ inline constexpr int staged_threads = 128;
 
 template <class T, int MW, Mode MODE>
 __global__ void __launch_bounds__(staged_threads)
-    staged_solve_kernel(const Batch<T> p, const int mpb) {
+    staged_solve_kernel(const Batch<T> p, const std::int64_t first, const int mpb) {
   static_assert(MODE == Mode::Potrs || MODE == Mode::TrsvN || MODE == Mode::TrsvT,
                 "solve-only modes: the factor is read, never written");
   extern __shared__ __align__(16) unsigned char staged_bytes[];
@@ -46,7 +46,7 @@ __global__ void __launch_bounds__(staged_threads)
   const int n = p.n;
   const int size = solve_detail::packed_size(n);
   const int t = threadIdx.x, warp = t / 32, lane = t % 32;
-  const std::int64_t s0 = std::int64_t(blockIdx.x) * mpb;
+  const std::int64_t s0 = first + std::int64_t(blockIdx.x) * mpb;
   // Each system's triangle is copied by `per` threads, element e = k, k + per,
   // ... of the packed order; thread t copies for system t % mpb (LayoutLeft:
   // consecutive systems share sectors) or t / per.
@@ -123,20 +123,11 @@ void launch_staged_solve(const Batch<T>& p, cudaStream_t stream, int mpb) {
   const std::size_t shm =
       (std::size_t(mpb) * solve_detail::packed_size(p.n) + solve_detail::packed_slack) * sizeof(T);
   auto* kern = &staged_solve_kernel<T, MW, MODE>;
-  if (shm > 48 * 1024)
-    check(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shm)),
-          "staged_solve_kernel shared memory");
-  constexpr std::int64_t max_blocks = std::int64_t(1) << 30;
-  const std::int64_t blocks = (p.batch + mpb - 1) / mpb;
-  for (std::int64_t b0 = 0; b0 < blocks; b0 += max_blocks) {
-    Batch<T> q = p;
-    q.a += b0 * mpb * p.a_bs;
-    q.b += b0 * mpb * p.b_bs;
-    q.batch = std::min(p.batch - b0 * mpb, max_blocks * mpb);
-    const auto nb = static_cast<unsigned>(std::min(blocks - b0, max_blocks));
-    kern<<<nb, staged_threads, shm, stream>>>(q, mpb);
-    check(cudaGetLastError(), "staged_solve_kernel launch");
-  }
+  allow_shared(kern, shm, "staged_solve_kernel shared memory");
+  launch_grids((p.batch + mpb - 1) / mpb, "staged_solve_kernel launch",
+               [&](unsigned nb, std::int64_t b0) {
+                 kern<<<nb, staged_threads, shm, stream>>>(p, b0 * mpb, mpb);
+               });
 }
 
 }  // namespace batchol::cuda

@@ -199,16 +199,13 @@ __global__ void __launch_bounds__(strided_solve_warps * 32)
 // int, so the product fits 64 bits.)
 template <class T, int MW, Mode MODE, int U, int NR>
 void launch_strided_solve(const Batch<T>& p, cudaStream_t stream) {
-  constexpr std::int64_t max_blocks = std::int64_t(1) << 30;
   if (p.nrhs < 1) return;
   const std::int64_t warps = p.batch * strided_warps_per_system<NR>(p.nrhs);
   const std::int64_t blocks = (warps + strided_solve_warps - 1) / strided_solve_warps;
-  for (std::int64_t b0 = 0; b0 < blocks; b0 += max_blocks) {
-    const auto nb = static_cast<unsigned>(std::min(blocks - b0, max_blocks));
+  launch_grids(blocks, "strided_solve_kernel launch", [&](unsigned nb, std::int64_t b0) {
     strided_solve_kernel<T, MW, U, NR, MODE>
         <<<nb, strided_solve_warps * 32, 0, stream>>>(p, b0 * strided_solve_warps);
-    check(cudaGetLastError(), "strided_solve_kernel launch");
-  }
+  });
 }
 
 // The strided warp solve with fixed shapes, for the split posv (the

@@ -407,16 +407,10 @@ void launch_tile(const Batch<T>& p, cudaStream_t stream, int mpb) {
   using S = tile_detail::TileSmem<T, B, M, MODE, REG>;
   const std::size_t shm = S::bytes(mpb);
   auto* kern = &tile_kernel<T, B, M, MAXT, MINB, MODE, REG>;
-  if (shm > 48 * 1024)
-    check(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shm)),
-          "tile_kernel shared memory");
-  constexpr std::int64_t max_blocks = std::int64_t(1) << 30;
-  const std::int64_t blocks = (p.batch + mpb - 1) / mpb;
-  for (std::int64_t b0 = 0; b0 < blocks; b0 += max_blocks) {
-    const auto nb = static_cast<unsigned>(std::min(blocks - b0, max_blocks));
+  allow_shared(kern, shm, "tile_kernel shared memory");
+  launch_grids((p.batch + mpb - 1) / mpb, "tile_kernel launch", [&](unsigned nb, std::int64_t b0) {
     kern<<<nb, mpb * NT, shm, stream>>>(p, b0 * mpb, mpb);
-    check(cudaGetLastError(), "tile_kernel launch");
-  }
+  });
 }
 
 }  // namespace batchol::cuda
