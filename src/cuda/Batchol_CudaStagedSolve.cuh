@@ -48,13 +48,13 @@ __global__ void __launch_bounds__(staged_threads)
   const int t = threadIdx.x, warp = t / 32, lane = t % 32;
   const std::int64_t s0 = first + std::int64_t(blockIdx.x) * mpb;
   // Each system's triangle is copied by `per` threads, element e = k, k + per,
-  // ... of the packed order; thread t copies for system t % mpb (LayoutLeft:
-  // consecutive systems share sectors) or t / per.
+  // ... of the packed order; thread t < per mpb copies for system t % mpb
+  // (LayoutLeft: consecutive systems share sectors) or t / per.
   const int per = staged_threads / mpb;
   const bool left = p.a_bs == 1;
   const int sys = left ? t % mpb : t / per;
   const int k = left ? t / mpb : t % per;
-  if (sys < mpb && s0 + sys < p.batch) {
+  if (t < per * mpb && s0 + sys < p.batch) {
     const T* const a = p.a + (s0 + sys) * p.a_bs;
     T* const dst = tri + sys * size;
     if (!left && p.a_cs != 1) {
