@@ -20,8 +20,8 @@
 // for consecutive systems (thread t for system t % mpb), so that mpb = 4
 // doubles fill a 32-byte sector. The tuning tool times it with the other
 // solves, and the solve tables name it where it is fastest
-// (perf_tests/results/h100-2026-11-24-leanstaged/: most rows from n = 21-33
-// up on sm_90).
+// (perf_tests/results/h100-2026-11-24-leanstaged/: on sm_90 most rows from
+// n = 17 in double and 25 in float up).
 #ifndef BATCHOL_CUDA_STAGED_SOLVE_CUH
 #define BATCHOL_CUDA_STAGED_SOLVE_CUH
 
