@@ -81,26 +81,8 @@ __global__ void __launch_bounds__(staged_threads)
   __syncthreads();
   const std::int64_t s = s0 + warp;
   if (warp >= mpb || s >= p.batch) return;  // the whole warp
-  using W = WarpSolve<T, 32 * MW>;
-  const T* const Lp = tri + warp * size;
-  T dl[MW];
-  W::diag_inv(solve_detail::Packed<T>{Lp}, n, lane, dl);
-  for (int q = 0; q < p.nrhs; ++q) {
-    T* const b = p.b + s * p.b_bs + q * p.b_cs;
-    T y[MW];
-#pragma unroll
-    for (int m = 0; m < MW; ++m) {
-      const int r = lane + 32 * m;
-      y[m] = r < n ? b[r * p.b_rs] : T(0);
-    }
-    if constexpr (MODE != Mode::TrsvT) W::forward_packed(Lp, n, lane, dl, y);
-    if constexpr (MODE != Mode::TrsvN) W::backward_packed(Lp, n, lane, dl, y);
-#pragma unroll
-    for (int m = 0; m < MW; ++m) {
-      const int r = lane + 32 * m;
-      if (r < n) b[r * p.b_rs] = y[m];
-    }
-  }
+  WarpSolve<T, 32 * MW>::template solve_all<MODE != Mode::TrsvT, MODE != Mode::TrsvN>(
+      tri + warp * size, n, lane, p.b + s * p.b_bs, p.b_rs, p.b_cs, p.nrhs);
 }
 
 // Systems per block: `mpb` (at most 4, a warp each of the kernel's 128 threads), or as many

@@ -1,5 +1,7 @@
 // Forward and backward substitution of one system by one warp, on a factor
-// held in shared memory as a packed lower triangle ((r,c) at r(r+1)/2 + c).
+// held in shared memory as a packed lower triangle ((r,c) at r(r+1)/2 + c:
+// forward_packed, backward_packed, solve_all) or read where it lies through
+// an accessor (forward, backward: Batchol_CudaStridedSolve.cuh).
 //
 // Why a warp: a triangular solve with one right-hand side has one column (or
 // row) of work per step and n dependent steps, so more than one warp only adds
@@ -37,8 +39,7 @@ struct Packed {
 // memory access, for s >= count). The reads of the next U steps are issued
 // before the current U steps run: they do not depend on the solution, so a
 // warp keeps U rows of L in flight instead of meeting the memory latency at
-// every link of its dependent chain. U = 1 (factor in shared memory) reads one
-// step ahead.
+// every link of its dependent chain. U = 1 reads one step ahead.
 template <int U, class T, int MW, class Load, class Step>
 __device__ __forceinline__ void pipelined(int count, const Load& load, const Step& step) {
   T cur[U][MW], nxt[U][MW];
@@ -78,8 +79,8 @@ struct WarpSolve {
   }
 
   // y <- L^{-1} y, column by column: y_k is final once rows above are applied.
-  // L(r, c) reads the factor (packed in shared memory, or strided in global
-  // memory: Batchol_CudaStridedSolve.cuh); U steps' reads are issued ahead
+  // L(r, c) reads the factor (strided in global memory:
+  // Batchol_CudaStridedSolve.cuh); U steps' reads are issued ahead
   // (solve_detail::pipelined). NR right-hand sides at once: each read of L
   // serves all of them, and their chains interleave. Finished rows keep their
   // value by a select, so an Inf or NaN reaching y_k cannot turn them into NaN
