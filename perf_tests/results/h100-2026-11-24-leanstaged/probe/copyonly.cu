@@ -13,7 +13,8 @@
 using namespace batchol::cuda;
 
 template <int FORM>
-__global__ void __launch_bounds__(128) copy_only(const double* a, int n, std::int64_t batch, double* sink) {
+__global__ void __launch_bounds__(128)
+    copy_only(const double* a, int n, std::int64_t batch, double* sink) {
   extern __shared__ __align__(16) unsigned char bytes[];
   double* const tri = reinterpret_cast<double*>(bytes);
   const int t = threadIdx.x;
@@ -31,10 +32,18 @@ __global__ void __launch_bounds__(128) copy_only(const double* a, int n, std::in
     __pipeline_wait_prior(0);
   } else {
     // pairs: row r holds r / 2 + 1 pairs at even offset po(r) = 2 * (pairs of rows < r)
-    const int pairs = [&] { int q = 0; for (int r = 0; r < n; ++r) q += r / 2 + 1; return q; }();
+    const int pairs = [&] {
+      int q = 0;
+      for (int r = 0; r < n; ++r) q += r / 2 + 1;
+      return q;
+    }();
     int r = 0, j = t, po = 0;  // pair index j within row r, po = row r's first pair
     for (int e = t; e < pairs; e += 128) {
-      while (j > r / 2) { j -= r / 2 + 1; po += r / 2 + 1; ++r; }
+      while (j > r / 2) {
+        j -= r / 2 + 1;
+        po += r / 2 + 1;
+        ++r;
+      }
       if constexpr (FORM == 1) {
         __pipeline_memcpy_async(tri + 2 * (po + j), as + r * n + 2 * j, 16);
       } else {
@@ -55,7 +64,8 @@ __global__ void __launch_bounds__(128) copy_only(const double* a, int n, std::in
 template <int FORM>
 float run(const double* a, int n, std::int64_t batch, double* sink) {
   const int shm = (n * (n + 1) / 2 + n + 32) * 8;
-  check(cudaFuncSetAttribute(copy_only<FORM>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm), "attr");
+  check(cudaFuncSetAttribute(copy_only<FORM>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm),
+        "attr");
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);

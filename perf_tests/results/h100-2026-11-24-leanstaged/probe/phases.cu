@@ -114,8 +114,11 @@ void run(int n, bool left, int mpb, std::int64_t batch) {
   const std::int64_t blocks = (batch + mpb - 1) / mpb;
   check(cudaMalloc(&st, blocks * 4 * sizeof(unsigned long long)), "st");
   const int shm = int((std::size_t(mpb) * solve_detail::packed_size(n) + 32) * sizeof(T));
-  check(cudaFuncSetAttribute(stamped<T, MW, GROUPED>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm), "attr");
-  for (int rep = 0; rep < 3; ++rep) stamped<T, MW, GROUPED><<<unsigned(blocks), 128, shm>>>(p, mpb, st);
+  check(cudaFuncSetAttribute(stamped<T, MW, GROUPED>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             shm),
+        "attr");
+  for (int rep = 0; rep < 3; ++rep)
+    stamped<T, MW, GROUPED><<<unsigned(blocks), 128, shm>>>(p, mpb, st);
   check(cudaDeviceSynchronize(), "run");
   std::vector<unsigned long long> hs(blocks * 4);
   check(cudaMemcpy(hs.data(), st, hs.size() * 8, cudaMemcpyDeviceToHost), "st");
@@ -130,10 +133,12 @@ void run(int n, bool left, int mpb, std::int64_t batch) {
   }
   const double span = double(hi - lo);
   // mean resident blocks = total block time / span
-  std::printf("%-6s %-5s n=%3d mpb=%d %-8s  %7.2f ns/system  per block: copy %6.0f ns  forward %6.0f ns  backward %6.0f ns  resident blocks %.1f (%.2f/SM)\n",
-              sizeof(T) == 8 ? "double" : "float", left ? "left" : "right", n, mpb,
-              GROUPED ? "grouped" : "seq", span / batch, copy / blocks, fwd / blocks,
-              bwd / blocks, (copy + fwd + bwd) / span, (copy + fwd + bwd) / span / 132);
+  std::printf(
+      "%-6s %-5s n=%3d mpb=%d %-8s  %7.2f ns/system  per block: copy %6.0f ns  forward %6.0f ns  "
+      "backward %6.0f ns  resident blocks %.1f (%.2f/SM)\n",
+      sizeof(T) == 8 ? "double" : "float", left ? "left" : "right", n, mpb,
+      GROUPED ? "grouped" : "seq", span / batch, copy / blocks, fwd / blocks, bwd / blocks,
+      (copy + fwd + bwd) / span, (copy + fwd + bwd) / span / 132);
   check(cudaFree(a), "a");
   check(cudaFree(b), "b");
   check(cudaFree(st), "st");
