@@ -29,11 +29,12 @@ constexpr FactorEntry check_rows[] = {
     {32, Kernel::Panel, 32, 16, 0, 2, 1, 1, PosvSolve::Split, 16, 4},
     {40, Kernel::Tile, 40, 8, 0, 2, 1, 1, PosvSolve::Split},
     {48, Kernel::Tile, 48, 8, 0, 2, 1, 2, PosvSolve::Registers}};
-// A solve table's three kinds of row.
+// A solve table's four kinds of row.
 constexpr FactorEntry check_solve_rows[] = {
     {3, Kernel::Group, 3, 1, 4, 0, 0, 0},
     {64, Kernel::Strided, 64, 32, 4, 0, 0, 0, PosvSolve::Shared, 0, 0, 4, 1},
-    {96, Kernel::Staged, 96, 32, 0, 0, 4, 0}};
+    {96, Kernel::Staged, 96, 32, 0, 0, 4, 0},
+    {128, Kernel::StagedBulk, 128, 32, 0, 0, 1, 0}};
 #endif
 
 template <class T, Mode MODE>
@@ -56,6 +57,7 @@ void shapes(const Batch<T>& p, cudaStream_t s) {
     batchol::cuda::launch_strided_solve<T, 3, MODE, 4, 1>(p, s);
     batchol::cuda::launch_strided_solve<T, 3, MODE, 2, 4>(p, s);
     batchol::cuda::launch_staged_solve<T, 2, MODE>(p, s, 2);
+    batchol::cuda::launch_staged_solve<T, 1, MODE>(p, s, 4, true);
   }
 #endif
 }

@@ -166,24 +166,26 @@ Cand<T> make_strided_cand() {
 }
 
 // The staged solve (the factor copied into shared memory, then one warp per
-// system) with MPB systems per block, as the solve tables launch it.
-template <class T, int MW, int MPB, Mode MODE>
+// system) with MPB systems per block, by bulk copies where the rows allow
+// them (BULK), as the solve tables launch it.
+template <class T, int MW, int MPB, bool BULK, Mode MODE>
 void launch_staged_fixed(const Batch<T>& p, cudaStream_t s) {
-  batchol::cuda::launch_staged_solve<T, MW, MODE>(p, s, MPB);
+  batchol::cuda::launch_staged_solve<T, MW, MODE>(p, s, MPB, BULK);
 }
 
-template <class T, int MW, int MPB>
+template <class T, int MW, int MPB, bool BULK = false>
 Cand<T> make_staged_cand() {
   Cand<T> c;
-  c.name = "staged<MW=" + std::to_string(MW) + ",MPB=" + std::to_string(MPB) + ">";
+  c.name = std::string(BULK ? "stagedbulk" : "staged") + "<MW=" + std::to_string(MW) +
+           ",MPB=" + std::to_string(MPB) + ">";
   c.np = 32 * MW;
   c.g = 32;
   c.warps = MPB;
   c.mw = MW;
   c.mpb = MPB;
-  c.fn[int(Mode::Potrs)] = &launch_staged_fixed<T, MW, MPB, Mode::Potrs>;
-  c.fn[int(Mode::TrsvN)] = &launch_staged_fixed<T, MW, MPB, Mode::TrsvN>;
-  c.fn[int(Mode::TrsvT)] = &launch_staged_fixed<T, MW, MPB, Mode::TrsvT>;
+  c.fn[int(Mode::Potrs)] = &launch_staged_fixed<T, MW, MPB, BULK, Mode::Potrs>;
+  c.fn[int(Mode::TrsvN)] = &launch_staged_fixed<T, MW, MPB, BULK, Mode::TrsvN>;
+  c.fn[int(Mode::TrsvT)] = &launch_staged_fixed<T, MW, MPB, BULK, Mode::TrsvT>;
   return c;
 }
 

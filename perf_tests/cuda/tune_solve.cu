@@ -85,11 +85,11 @@ struct Strided {
 };
 
 // The factor staged in shared memory (Batchol_CudaStagedSolve.cuh), MPB
-// systems per block.
-template <class T, int MW, int MPB>
+// systems per block, by bulk copies where the rows allow them (BULK).
+template <class T, int MW, int MPB, bool BULK = false>
 struct Staged {
   static void launch(const Batch<T>& p) {
-    batchol::cuda::launch_staged_solve<T, MW, Mode::Potrs>(p, nullptr, MPB);
+    batchol::cuda::launch_staged_solve<T, MW, Mode::Potrs>(p, nullptr, MPB, BULK);
   }
 };
 
@@ -216,6 +216,9 @@ void sweep_n(int n, std::int64_t batch, double bw) {
         report("staged1", time_potrs<Staged<T, MW, 1>>(p, b0, b_bytes));
         report("staged2", time_potrs<Staged<T, MW, 2>>(p, b0, b_bytes));
         report("staged4", time_potrs<Staged<T, MW, 4>>(p, b0, b_bytes));
+        report("bulk1", time_potrs<Staged<T, MW, 1, true>>(p, b0, b_bytes));
+        report("bulk2", time_potrs<Staged<T, MW, 2, true>>(p, b0, b_bytes));
+        report("bulk4", time_potrs<Staged<T, MW, 4, true>>(p, b0, b_bytes));
       }
       if (nrhs > 1) {
         report("U=1 NR=2", time_potrs<Strided<T, MW, 1, 2>>(p, b0, b_bytes));

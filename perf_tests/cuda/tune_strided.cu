@@ -3,7 +3,8 @@
 // -DTUNE_PART=0..TUNE_NPARTS-1 builds every TUNE_NPARTS-th configuration. Per
 // rows per lane (MW = 1..4, orders up to 32 MW): steps of L read ahead (U) and
 // right-hand sides per warp (NR), the shapes tune_solve.cu explored; systems
-// per block of the staged solve (MPB).
+// per block of the staged solve (MPB), with element copies into packed rows
+// or bulk copies into rows on 16 bytes (BULK).
 #include "tune_common.cuh"
 
 namespace tune {
@@ -15,10 +16,10 @@ void add() {
     registry<T>().push_back(make_strided_cand<T, MW, U, NR>());
 }
 
-template <int IDX, class T, int MW, int MPB>
+template <int IDX, class T, int MW, int MPB, bool BULK = false>
 void add_staged() {
   if constexpr (IDX % TUNE_NPARTS == TUNE_PART)
-    registry<T>().push_back(make_staged_cand<T, MW, MPB>());
+    registry<T>().push_back(make_staged_cand<T, MW, MPB, BULK>());
 }
 
 template <class T, int MW, int FIRST>
@@ -32,18 +33,21 @@ void add_shapes() {
   add_staged<FIRST + 6, T, MW, 1>();
   add_staged<FIRST + 7, T, MW, 2>();
   add_staged<FIRST + 8, T, MW, 4>();
+  add_staged<FIRST + 9, T, MW, 1, true>();
+  add_staged<FIRST + 10, T, MW, 2, true>();
+  add_staged<FIRST + 11, T, MW, 4, true>();
 }
 
 struct Init {
   Init() {
     add_shapes<double, 1, 0>();
-    add_shapes<double, 2, 9>();
-    add_shapes<double, 3, 18>();
-    add_shapes<double, 4, 27>();
-    add_shapes<float, 1, 36>();
-    add_shapes<float, 2, 45>();
-    add_shapes<float, 3, 54>();
-    add_shapes<float, 4, 63>();
+    add_shapes<double, 2, 12>();
+    add_shapes<double, 3, 24>();
+    add_shapes<double, 4, 36>();
+    add_shapes<float, 1, 48>();
+    add_shapes<float, 2, 60>();
+    add_shapes<float, 3, 72>();
+    add_shapes<float, 4, 84>();
   }
 } init;
 

@@ -22,7 +22,7 @@
 
 namespace batchol::cuda {
 
-enum class Kernel { Group, Tile, Panel, Strided, Staged };
+enum class Kernel { Group, Tile, Panel, Strided, Staged, StagedBulk };
 
 // Orders (previous row's n_hi, n_hi] run `kernel` padded to `np`: the group
 // kernel with `lanes` lanes per matrix and `warps` warps per block, or the
@@ -39,7 +39,8 @@ enum class Kernel { Group, Tile, Panel, Strided, Staged };
 // np = 32 x the rows each lane owns, `ahead` steps of L read ahead, `nr`
 // right-hand sides per warp (Batchol_CudaStridedSolve.cuh), and the staged
 // solve: np = 32 x the rows each lane owns, `mpb` systems per block
-// (Batchol_CudaStagedSolve.cuh).
+// (Batchol_CudaStagedSolve.cuh); StagedBulk copies the rows by bulk copies
+// where they are aligned for it, and runs as Staged where not.
 struct FactorEntry {
   int n_hi;
   Kernel kernel;
@@ -125,7 +126,9 @@ constexpr bool valid_table(const Rows& t, int top = 128) {
          e.posv_mpb < 1 || (e.lanes * e.by) % 32 != 0))
       return false;
     if (e.kernel == Kernel::Strided && (e.np % 32 != 0 || e.ahead < 1 || e.nr < 1)) return false;
-    if (e.kernel == Kernel::Staged && (e.np % 32 != 0 || e.mpb < 1 || e.mpb > 4)) return false;
+    if ((e.kernel == Kernel::Staged || e.kernel == Kernel::StagedBulk) &&
+        (e.np % 32 != 0 || e.mpb < 1 || e.mpb > 4))
+      return false;
     lo = e.n_hi;
   }
   return rows > 0 && lo == top;
@@ -157,9 +160,9 @@ bool try_row(const Batch<T>& p, cudaStream_t s) {
       Batch<T> q = p;
       q.info = nullptr;  // potrs and trsv report no info: none may stop a system
       launch_strided_solve<T, e.np / 32, MODE, e.ahead, e.nr>(q, s);
-    } else if constexpr (e.kernel == Kernel::Staged) {
+    } else if constexpr (e.kernel == Kernel::Staged || e.kernel == Kernel::StagedBulk) {
       static_assert(MODE != Mode::Potrf && MODE != Mode::Posv, "staged rows: solves only");
-      launch_staged_solve<T, e.np / 32, MODE>(p, s, e.mpb);
+      launch_staged_solve<T, e.np / 32, MODE>(p, s, e.mpb, e.kernel == Kernel::StagedBulk);
     } else {
       static_assert(MODE == Mode::Potrf || MODE == Mode::Posv, "tile and panel rows: factor");
       // A split posv: this row's potrf, then the strided solve on the

@@ -8,20 +8,26 @@
 // 1.9x the bytes needed), and neither capping the resident warps nor a
 // blocked forward substitution moved it
 // (perf_tests/results/h100-2026-11-23-stagedsolve/). Here a block of 128
-// threads copies the triangles of its 1, 2 or 4 systems with asynchronous
-// copies (all four warps copy; the copy is most of a block's life), then
-// warp w < mpb solves system w with WarpSolve's packed forms, whose steps
-// have compile-time indices. A system holds its shared memory through both
-// chains, so the number in flight per SM is what limits large n (5 at
-// n = 100 in double).
+// threads copies the triangles of its 1, 2 or 4 systems (all four warps
+// copy), then warp w < mpb solves system w with WarpSolve's packed forms,
+// whose steps have compile-time indices. A system holds its shared memory
+// through both chains, so the number in flight per SM is what limits large
+// n (5 at n = 100 in double).
 //
-// LayoutRight rows are copied along the rows, an Upper factor on LayoutRight
-// (columns contiguous) along the columns, and on LayoutLeft the threads copy
-// for consecutive systems (thread t for system t % mpb), so that mpb = 4
-// doubles fill a 32-byte sector. The tuning tool times it with the other
-// solves, and the solve tables name it where it is fastest
-// (perf_tests/results/h100-2026-11-24-leanstaged/: on sm_90 most rows from
-// n = 17 in double and 25 in float up).
+// Two copies, two kernels (BULK, chosen per table row: Kernel::Staged or
+// Kernel::StagedBulk):
+// - element copies (asynchronous, 4 or 8 bytes each) into a packed
+//   triangle: LayoutRight rows along the rows, an Upper factor on
+//   LayoutRight (columns contiguous) along the columns, and on LayoutLeft
+//   for consecutive systems (lane l for system l % mpb), so that mpb = 4
+//   doubles fill a 32-byte sector;
+// - where the rows are contiguous and start on 16 bytes (staged_bulk_rows:
+//   LayoutRight with n even in double, a multiple of 4 in float), one bulk
+//   (TMA) copy per row into rows padded to 16 bytes. The padding costs
+//   2-way (double) or 4-way (float) bank conflicts in the forward
+//   substitution's column reads, so the tables take it only where it wins:
+//   mostly double LayoutRight from n = 80 up
+//   (perf_tests/results/h100-2026-11-24-interference/).
 #ifndef BATCHOL_CUDA_STAGED_SOLVE_CUH
 #define BATCHOL_CUDA_STAGED_SOLVE_CUH
 
@@ -30,86 +36,229 @@
 #include <cuda_pipeline_primitives.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <type_traits>
 
 namespace batchol::cuda {
 
 // Threads per block: all of them copy, warp w < mpb then solves system w.
 inline constexpr int staged_threads = 128;
 
-template <class T, int MW, Mode MODE>
-__global__ void __launch_bounds__(staged_threads)
+// The staged triangle's rows (solve_detail::row_start): packed, or each on
+// 16 bytes for bulk copies.
+template <class T, bool BULK>
+inline constexpr int staged_row_align = BULK ? 16 / int(sizeof(T)) : 1;
+template <class T, bool BULK>
+__host__ __device__ constexpr int staged_size(int n) {
+  return solve_detail::row_start<staged_row_align<T, BULK>>(n);
+}
+
+// Whether the rows of every factor of `p` can be copied by bulk copies: rows
+// contiguous, and every row's first element on 16 bytes.
+template <class T>
+bool staged_bulk_rows(const Batch<T>& p) {
+  return p.a_cs == 1 && (p.a_rs * sizeof(T)) % 16 == 0 && (p.a_bs * sizeof(T)) % 16 == 0 &&
+         reinterpret_cast<std::uintptr_t>(p.a) % 16 == 0;
+}
+
+namespace staged_detail {
+
+// Bulk copies and the mbarrier's transaction count are sm_90's: the
+// launcher takes them only there, and other targets compile none of it.
+// Arms the mbarrier at shared address `bar` for one arrival and `bytes` of
+// bulk copies.
+__device__ __forceinline__ void arm(unsigned bar, unsigned bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"(bar));
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
+               : "memory");
+#else
+  (void)bar, (void)bytes;
+#endif
+}
+
+// A bulk (TMA) copy of `bytes` (a multiple of 16) from global to shared
+// memory that completes on the mbarrier at shared address `bar`.
+__device__ __forceinline__ void bulk_copy(void* dst, const void* src, unsigned bytes,
+                                          unsigned bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  const auto d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::
+          "r"(d),
+      "l"(src), "r"(bytes), "r"(bar)
+      : "memory");
+#else
+  (void)dst, (void)src, (void)bytes, (void)bar;
+#endif
+}
+__device__ __forceinline__ void wait_phase0(unsigned bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  unsigned done = 0;
+  while (!done)
+    asm volatile(
+        "{ .reg .pred q; mbarrier.try_wait.parity.shared.b64 q, [%1], 0; selp.u32 %0, 1, 0, q; }"
+        : "=r"(done)
+        : "r"(bar)
+        : "memory");
+#else
+  (void)bar;
+#endif
+}
+
+}  // namespace staged_detail
+
+// Blocks per SM the registers must allow (__launch_bounds__): below shared
+// memory's bound at the smallest order of each MW, so that registers never
+// set it. Why: at 58 registers, double n = 72 kept 8 blocks resident where
+// shared memory holds 10, and took 12 % longer (H100, batchol_bench).
+template <class T, int MW>
+inline constexpr int staged_min_blocks = MW <= 2                     ? 12
+                                         : MW == 3 || sizeof(T) == 4 ? 10
+                                                                     : 1;
+
+template <class T, int MW, Mode MODE, bool BULK>
+__global__ void __launch_bounds__(staged_threads, (staged_min_blocks<T, MW>))
     staged_solve_kernel(const Batch<T> p, const std::int64_t first, const int mpb) {
   static_assert(MODE == Mode::Potrs || MODE == Mode::TrsvN || MODE == Mode::TrsvT,
                 "solve-only modes: the factor is read, never written");
+  constexpr int E = staged_row_align<T, BULK>;
   extern __shared__ __align__(16) unsigned char staged_bytes[];
+  __shared__ __align__(8) unsigned long long bar;
   T* const tri = reinterpret_cast<T*>(staged_bytes);
   const int n = p.n;
-  const int size = solve_detail::packed_size(n);
+  const int size = staged_size<T, BULK>(n);
   const int t = threadIdx.x, warp = t / 32, lane = t % 32;
   const std::int64_t s0 = first + std::int64_t(blockIdx.x) * mpb;
-  // Each system's triangle is copied by `per` threads, element e = k, k + per,
-  // ... of the packed order; thread t < per mpb copies for system t % mpb
-  // (LayoutLeft: consecutive systems share sectors) or t / per.
-  const int per = staged_threads / mpb;
-  const bool left = p.a_bs == 1;
-  const int sys = left ? t % mpb : t / per;
-  const int k = left ? t / mpb : t % per;
-  if (t < per * mpb && s0 + sys < p.batch) {
-    const T* const a = p.a + (s0 + sys) * p.a_bs;
-    T* const dst = tri + sys * size;
-    if (!left && p.a_cs != 1) {
-      // Columns contiguous (an Upper factor on LayoutRight, read transposed):
-      // the threads walk the columns, so that a warp's reads are consecutive.
-      int c = 0, i = k;  // element (c + i, c)
-      for (int f = k; f < size; f += per) {
-        while (i >= n - c) i -= n - c++;
-        __pipeline_memcpy_async(dst + solve_detail::packed(c + i, c),
-                                a + (c + i) * p.a_rs + c * p.a_cs, sizeof(T));
-        i += per;
+  const int here = int(p.batch - s0 < mpb ? p.batch - s0 : mpb);  // systems of this block
+  // An element by an asynchronous copy of its own.
+  const auto copy = [&](int sys, int r, int c) {
+    __pipeline_memcpy_async(tri + sys * size + solve_detail::row_start<E>(r) + c,
+                            p.a + (s0 + sys) * p.a_bs + r * p.a_rs + c * p.a_cs, sizeof(T));
+  };
+  if constexpr (BULK) {
+    // Rows contiguous and aligned: each row's first E floor((r + 1) / E)
+    // entries by one bulk copy, the rest (fewer than E) element by element.
+    // Why: with element copies (8 or 4 bytes each, through L1) a block's
+    // copy took three times as long in the whole kernel as alone, and the
+    // memory ran at half its rate; bulk copies took double n = 100 from 27.0
+    // to 24.3 ns per system (H100, batch 10^4,
+    // perf_tests/results/h100-2026-11-24-interference/probe/fullforms.cu).
+    const auto b = static_cast<unsigned>(__cvta_generic_to_shared(&bar));
+    if (t == 0) {
+      // sum over j = 1 .. n of E floor(j / E) elements
+      const int q = n / E, m = n % E;
+      const int whole = n * (n + 1) / 2 - q * E * (E - 1) / 2 - m * (m + 1) / 2;
+      staged_detail::arm(b, unsigned(whole * sizeof(T)) * unsigned(here));
+    }
+    __syncthreads();
+    for (int i = t; i < here * n; i += staged_threads) {
+      const int sys = i / n, r = i % n, whole = (r + 1) / E * E;
+      const T* const src = p.a + (s0 + sys) * p.a_bs + r * p.a_rs;
+      T* const dst = tri + sys * size + solve_detail::row_start<E>(r);
+      if (whole > 0) staged_detail::bulk_copy(dst, src, unsigned(whole * sizeof(T)), b);
+      for (int c = whole; c <= r; ++c) copy(sys, r, c);
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    staged_detail::wait_phase0(b);
+  } else {
+    // The copy goes row by row (column by column), the lanes along it, so
+    // that a thread's next element is a fixed step away. Why: a walk over
+    // the packed order element by element cost a thread about 200 cycles per
+    // element in its row arithmetic alone (H100, n = 100: 8.4 of the 8.9
+    // thousand cycles of the copy phase were the same with no global read).
+    if (p.a_bs == 1) {
+      // LayoutLeft: lane l copies for system l % mpb, so that consecutive
+      // systems' elements (adjacent in memory) share a sector; the warps
+      // take every fourth row.
+      const int sys = lane % mpb, step = 32 / mpb, c0 = lane / mpb;
+      if (c0 < step && sys < here)
+        for (int r = warp; r < n; r += 4)
+          for (int c = c0; c <= r; c += step) copy(sys, r, c);
+    } else if (n < 64) {
+      // Short rows: `per` threads per system walk its packed order, element
+      // e = k, k + per, ..., so that every lane of a copy has an element
+      // (H100, n = 40-56: faster than by rows, where lanes past a row's end
+      // idle); along the columns where those are contiguous (an Upper factor
+      // on LayoutRight, read transposed).
+      const int per = staged_threads / mpb, sys = t / per, k = t % per;
+      if (sys < here) {
+        if (p.a_cs != 1) {
+          int c = 0, i = k;  // element (c + i, c)
+          for (int f = k; f < size; f += per) {
+            while (i >= n - c) i -= n - c++;
+            copy(sys, c + i, c);
+            i += per;
+          }
+        } else {
+          int r = 0, c = k;  // element e is (r, c), walked row by row
+          for (int e = k; e < size; e += per) {
+            while (c > r) c -= ++r;
+            copy(sys, r, c);
+            c += per;
+          }
+        }
       }
     } else {
-      int r = 0, c = k;  // element e is (r, c), walked row by row
-      for (int e = k; e < size; e += per) {
-        while (c > r) c -= ++r;
-        __pipeline_memcpy_async(dst + e, a + r * p.a_rs + c * p.a_cs, sizeof(T));
-        c += per;
+      // A system per 4 / mpb warps, which take every (4 / mpb)-th row, or
+      // column where the columns are contiguous (an Upper factor on
+      // LayoutRight, read transposed).
+      const int wps = 4 / mpb, sys = warp / wps, w = warp % wps;
+      if (sys < here) {
+        if (p.a_cs == 1) {
+          for (int r = w; r < n; r += wps)
+            for (int c = lane; c <= r; c += 32) copy(sys, r, c);
+        } else {
+          for (int c = w; c < n; c += wps)
+            for (int r = c + lane; r < n; r += 32) copy(sys, r, c);
+        }
       }
     }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
   }
-  __pipeline_commit();
-  __pipeline_wait_prior(0);
   __syncthreads();
+  if (warp >= here) return;  // the whole warp
   const std::int64_t s = s0 + warp;
-  if (warp >= mpb || s >= p.batch) return;  // the whole warp
-  WarpSolve<T, 32 * MW>::template solve_all<MODE != Mode::TrsvT, MODE != Mode::TrsvN>(
+  WarpSolve<T, 32 * MW>::template solve_all<MODE != Mode::TrsvT, MODE != Mode::TrsvN, E>(
       tri + warp * size, n, lane, p.b + s * p.b_bs, p.b_rs, p.b_cs, p.nrhs);
 }
 
-// Systems per block: `mpb` (at most 4, a warp each of the kernel's 128 threads), or as many
-// as the device's opt-in shared memory holds if fewer (at least 1: an order
-// up to 128 fits 66 KB in double).
-template <class T>
+// Systems per block: `mpb` (at most 4, a warp each of the kernel's 128
+// threads), or as many as the device's opt-in shared memory holds if fewer
+// (at least 1: an order up to 128 fits 66 KB in double).
+template <class T, bool BULK>
 int staged_solve_mpb(int n, int mpb) {
-  const std::size_t one = std::size_t(solve_detail::packed_size(n)) * sizeof(T);
+  const std::size_t one = std::size_t(staged_size<T, BULK>(n)) * sizeof(T);
   const std::size_t slack = std::size_t(solve_detail::packed_slack) * sizeof(T);
   const auto fit = static_cast<int>((std::size_t(current_device().smem_optin) - slack) / one);
   return std::max(1, std::min({mpb, fit, 4}));
 }
 
 // MODE over the whole batch on `stream` (n <= 32 MW), mpb (1 to 4) systems
-// per block.
+// per block; `bulk`: by bulk copies where staged_bulk_rows allows them (and
+// the device is sm_90 or later), else element copies.
 template <class T, int MW, Mode MODE>
-void launch_staged_solve(const Batch<T>& p, cudaStream_t stream, int mpb) {
+void launch_staged_solve(const Batch<T>& p, cudaStream_t stream, int mpb, bool bulk = false) {
   if (p.batch < 1 || p.nrhs < 1) return;
-  mpb = staged_solve_mpb<T>(p.n, mpb);
-  const std::size_t shm =
-      (std::size_t(mpb) * solve_detail::packed_size(p.n) + solve_detail::packed_slack) * sizeof(T);
-  auto* kern = &staged_solve_kernel<T, MW, MODE>;
-  allow_shared(kern, shm, "staged_solve_kernel shared memory");
-  launch_grids((p.batch + mpb - 1) / mpb, "staged_solve_kernel launch",
-               [&](unsigned nb, std::int64_t b0) {
-                 kern<<<nb, staged_threads, shm, stream>>>(p, b0 * mpb, mpb);
-               });
+  const auto launch = [&](auto bulk_c) {
+    constexpr bool B = decltype(bulk_c)::value;
+    const int m = staged_solve_mpb<T, B>(p.n, mpb);
+    const std::size_t shm =
+        (std::size_t(m) * staged_size<T, B>(p.n) + solve_detail::packed_slack) * sizeof(T);
+    auto* kern = &staged_solve_kernel<T, MW, MODE, B>;
+    allow_shared(kern, shm, "staged_solve_kernel shared memory");
+    launch_grids((p.batch + m - 1) / m, "staged_solve_kernel launch",
+                 [&](unsigned nb, std::int64_t b0) {
+                   kern<<<nb, staged_threads, shm, stream>>>(p, b0 * m, m);
+                 });
+  };
+  if (bulk && current_device().major >= 9 && staged_bulk_rows(p))
+    launch(std::true_type{});
+  else
+    launch(std::false_type{});
 }
 
 }  // namespace batchol::cuda

@@ -17,21 +17,34 @@
 namespace batchol::cuda {
 namespace solve_detail {
 
-__host__ __device__ constexpr int packed_size(int n) {
-  return n * (n + 1) / 2;
+// A lower triangle held by rows in shared memory: row r (its r + 1 entries)
+// starts at row_start<E>(r), each row padded to a multiple of E elements.
+// E = 1 is the packed triangle, (r, c) at r (r + 1) / 2 + c. E = 16 bytes /
+// sizeof(T) starts every row on 16 bytes, as a bulk (TMA) copy of the row
+// needs (Batchol_CudaStagedSolve.cuh).
+template <int E>
+__host__ __device__ constexpr int row_start(int r) {
+  static_assert(E == 1 || E == 2 || E == 4, "rows of 1, 8 or 16 bytes' alignment");
+  // sum over j = 1 .. r of E ceil(j / E): r (r + 1) / 2 plus the padding
+  if constexpr (E == 1) return r * (r + 1) / 2;
+  if constexpr (E == 2) return r * (r + 1) / 2 + (r + 1) / 2;
+  return r * (r + 1) / 2 + 6 * (r / 4) + (r % 4 == 0 ? 0 : r % 4 == 1 ? 3 : r % 4 == 2 ? 5 : 6);
 }
-// Elements past the last packed triangle that WarpSolve::backward_packed may
-// read (and ignore).
+__host__ __device__ constexpr int packed_size(int n) {
+  return row_start<1>(n);
+}
+// Elements past the last row that WarpSolve's row forms may read (and
+// ignore).
 inline constexpr int packed_slack = 32;
 __device__ __forceinline__ int packed(int r, int c) {
   return r * (r + 1) / 2 + c;
 }
 
-// L(r, c), r >= c, of a packed lower triangle.
-template <class T>
+// L(r, c), r >= c, of a triangle held by rows (row_start<E>).
+template <class T, int E = 1>
 struct Packed {
   const T* p;
-  __device__ __forceinline__ T operator()(int r, int c) const { return p[packed(r, c)]; }
+  __device__ __forceinline__ T operator()(int r, int c) const { return p[row_start<E>(r) + c]; }
 };
 
 // Runs step(s, l) for s = 0 .. count-1 (count warp-uniform), where
@@ -67,6 +80,9 @@ template <class T, int NP>
 struct WarpSolve {
   static constexpr int MW = (NP + 31) / 32;
   static constexpr unsigned kFull = 0xffffffffu;
+  // The packed forms' step (forward_packed): reads one step ahead and a
+  // chain without multiply from MW = 3 up.
+  static constexpr bool kAhead = MW >= 3;
 
   // dl[m] = 1 / L(r,r) for the lane's rows r < n (1 beyond).
   template <class Acc>
@@ -155,73 +171,133 @@ struct WarpSolve {
     }
   }
 
-  // The two substitutions on a packed triangle in shared memory, with every
-  // step's k a compile-time constant (the 32 steps of each of the MW row
-  // blocks unrolled): a read of L is then a per-lane base plus an immediate
-  // offset, and the only per-step predicate is one lane compare in the
-  // diagonal block. Why: the generic forms above spend about 68 instructions
-  // per step on run-time indices and predicates (ncu, H100, n = 100 staged:
-  // 13.7 thousand per system), and a warp that holds its factor in shared
-  // memory runs nearly alone on its scheduler, so every instruction waits out
-  // its latency. Rows in a block keep the unscaled value until the block
-  // ends (then one multiply by 1/L(r,r)), and rows a step must not touch keep
-  // theirs by a predicate, never a multiplication by zero (an Inf or NaN
-  // element stays where LAPACK puts it). Reads: L(r, k), r <= k, for the
-  // forward one; for the backward one up to 31 elements past the triangle,
-  // which the caller's shared memory must hold (packed_slack).
+  // The two substitutions on a triangle held by rows in shared memory
+  // (row_start<E>), with every step's k a compile-time constant (the 32
+  // steps of each of the MW row blocks unrolled): a read of L is then a
+  // per-lane base plus an immediate offset. Why: the generic forms above
+  // spend about 68 instructions per step on run-time indices and predicates
+  // (ncu, H100, n = 100 staged: 13.7 thousand per system).
+  //
+  // A step has one of two forms, by MW, because what bounds it differs:
+  // - MW <= 2 (n <= 64): many warps share a scheduler, so the fewest
+  //   instructions win. The step reads its own L, shuffles y_k scaled by
+  //   1/L(k,k), and rows it must not touch keep their value by a predicate;
+  //   the block's rows are scaled once at its end.
+  // - MW >= 3: shared memory leaves a few warps per SM, so each warp's chain
+  //   sets the time. The step reads the next step's L before its shuffle
+  //   (each step ends in a run-time branch, k < n, and ptxas moves no load
+  //   above a branch); the diagonal block's rows are held scaled by
+  //   1/L(r,r), so the chain is a shuffle and an FMA, with no multiply; and
+  //   each lane keeps its value when its own step comes (`done`), so no
+  //   predicate sits on the chain: its y is never read again.
+  //   H100, double n = 100, one warp alone: 112 -> 79 cycles per forward
+  //   step (the bare chain of multiply, shuffle and FMA takes 43); the plain
+  //   form measured 4-9 % faster at n = 24-48
+  //   (perf_tests/results/h100-2026-11-24-interference/).
+  // Neither multiplies a row it must leave by zero, so an Inf or NaN element
+  // stays where substitution puts it. Reads, used or not: up to the element
+  // after the last row in the forward substitution, up to 31 elements past
+  // it in the backward one; the caller's shared memory must hold
+  // packed_slack elements after the triangle.
+  template <int E = 1>
   __device__ static void forward_packed(const T* tri, int n, int lane, const T (&dl)[MW],
                                         T (&y)[MW]) {
     const T* row[MW];  // row r = lane + 32 m; row 0 for padded rows (never stored)
 #pragma unroll
     for (int m = 0; m < MW; ++m) {
       const int r = lane + 32 * m;
-      row[m] = tri + (r < n ? r * (r + 1) / 2 : 0);
+      row[m] = tri + (r < n ? solve_detail::row_start<E>(r) : 0);
     }
+    T cur[MW];  // MW >= 3: L(r, k) of the current step, rows of blocks m0 and later
+#pragma unroll
+    for (int m = 0; m < MW; ++m) cur[m] = kAhead ? row[m][0] : T(0);
 #pragma unroll
     for (int m0 = 0; m0 < MW; ++m0) {
+      T done = T(0);
+      if constexpr (kAhead) y[m0] *= dl[m0];
 #pragma unroll
       for (int s = 0; s < 32; ++s) {
         const int k = 32 * m0 + s;
         if (k >= n) break;
-        T l[MW];
+        if constexpr (kAhead) {
+          T nxt[MW];
 #pragma unroll
-        for (int m = m0; m < MW; ++m) l[m] = row[m][k];
-        const T yk = __shfl_sync(kFull, y[m0] * dl[m0], s);
-        if (lane > s) y[m0] -= l[m0] * yk;
+          for (int m = m0; m < MW; ++m) nxt[m] = row[m][k + 1];
+          const T ld = cur[m0] * dl[m0];
+          const T yk = __shfl_sync(kFull, y[m0], s);
+          if (lane == s) done = yk;
+          y[m0] -= ld * yk;
 #pragma unroll
-        for (int m = m0 + 1; m < MW; ++m) y[m] -= l[m] * yk;
+          for (int m = m0 + 1; m < MW; ++m) y[m] -= cur[m] * yk;
+#pragma unroll
+          for (int m = m0; m < MW; ++m) cur[m] = nxt[m];
+        } else {
+          T l[MW];
+#pragma unroll
+          for (int m = m0; m < MW; ++m) l[m] = row[m][k];
+          const T yk = __shfl_sync(kFull, y[m0] * dl[m0], s);
+          if (lane > s) y[m0] -= l[m0] * yk;
+#pragma unroll
+          for (int m = m0 + 1; m < MW; ++m) y[m] -= l[m] * yk;
+        }
       }
-      y[m0] *= dl[m0];
+      y[m0] = kAhead ? done : y[m0] * dl[m0];
     }
   }
+  template <int E = 1>
   __device__ static void backward_packed(const T* tri, int n, int lane, const T (&dl)[MW],
                                          T (&y)[MW]) {
+    // MW >= 3: L(k, lane + 32 m) of the current step, columns of blocks m0
+    // and before; the first step is k = n - 1 (the steps above it are
+    // skipped).
+    T cur[MW];
+#pragma unroll
+    for (int m = 0; m < MW; ++m)
+      cur[m] = kAhead ? tri[solve_detail::row_start<E>(n - 1) + lane + 32 * m] : T(0);
 #pragma unroll
     for (int m0 = MW - 1; m0 >= 0; --m0) {
+      T done = T(0);
+      if constexpr (kAhead) y[m0] *= dl[m0];
 #pragma unroll
       for (int s = 31; s >= 0; --s) {
         const int k = 32 * m0 + s;
         if (k >= n) continue;
-        const T* const rk = tri + k * (k + 1) / 2 + lane;  // L(k, lane + 32 m) at rk[32 m]
-        T l[MW];
+        if constexpr (kAhead) {
+          // row k - 1 (row 0 for k = 0)
+          const T* const rn = tri + solve_detail::row_start<E>(k > 0 ? k - 1 : 0) + lane;
+          T nxt[MW];
 #pragma unroll
-        for (int m = 0; m <= m0; ++m) l[m] = rk[32 * m];
-        const T xk = __shfl_sync(kFull, y[m0] * dl[m0], s);
-        if (lane < s) y[m0] -= l[m0] * xk;
+          for (int m = 0; m <= m0; ++m) nxt[m] = rn[32 * m];
+          const T ld = cur[m0] * dl[m0];
+          const T xk = __shfl_sync(kFull, y[m0], s);
+          if (lane == s) done = xk;
+          y[m0] -= ld * xk;
 #pragma unroll
-        for (int m = 0; m < m0; ++m) y[m] -= l[m] * xk;
+          for (int m = 0; m < m0; ++m) y[m] -= cur[m] * xk;
+#pragma unroll
+          for (int m = 0; m <= m0; ++m) cur[m] = nxt[m];
+        } else {
+          const T* const rk = tri + solve_detail::row_start<E>(k) + lane;
+          T l[MW];
+#pragma unroll
+          for (int m = 0; m <= m0; ++m) l[m] = rk[32 * m];
+          const T xk = __shfl_sync(kFull, y[m0] * dl[m0], s);
+          if (lane < s) y[m0] -= l[m0] * xk;
+#pragma unroll
+          for (int m = 0; m < m0; ++m) y[m] -= l[m] * xk;
+        }
       }
-      y[m0] *= dl[m0];
+      y[m0] = kAhead ? done : y[m0] * dl[m0];
     }
   }
 
   // B(:, q) <- A^{-1} B(:, q) for every q, with A = L L^T; the matrix's B at Bm
   // (the shared memory after the packed factor holds packed_slack elements).
-  template <bool FWD, bool BWD>
+  template <bool FWD, bool BWD, int E = 1>
   __device__ static void solve_all(const T* Lp, int n, int lane, T* Bm, std::int64_t b_rs,
                                    std::int64_t b_cs, int nrhs) {
     T dl[MW];
-    diag_inv(solve_detail::Packed<T>{Lp}, n, lane, dl);
+    diag_inv(solve_detail::Packed<T, E>{Lp}, n, lane, dl);
     for (int q = 0; q < nrhs; ++q) {
       T* const Bq = Bm + q * b_cs;
       T y[MW];
@@ -230,8 +306,8 @@ struct WarpSolve {
         const int r = lane + 32 * m;
         y[m] = r < n ? Bq[r * b_rs] : T(0);
       }
-      if constexpr (FWD) forward_packed(Lp, n, lane, dl, y);
-      if constexpr (BWD) backward_packed(Lp, n, lane, dl, y);
+      if constexpr (FWD) forward_packed<E>(Lp, n, lane, dl, y);
+      if constexpr (BWD) backward_packed<E>(Lp, n, lane, dl, y);
 #pragma unroll
       for (int m = 0; m < MW; ++m) {
         const int r = lane + 32 * m;
