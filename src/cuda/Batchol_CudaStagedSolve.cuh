@@ -26,7 +26,8 @@
 //   (TMA) copy per row into rows padded to 16 bytes. The padding costs
 //   2-way (double) or 4-way (float) bank conflicts in the forward
 //   substitution's column reads, so the tables take it only where it wins:
-//   mostly double LayoutRight from n = 80 up
+//   on sm_90 double LayoutRight with one right-hand side, most of all from
+//   n = 73 up
 //   (perf_tests/results/h100-2026-11-24-interference/).
 #ifndef BATCHOL_CUDA_STAGED_SOLVE_CUH
 #define BATCHOL_CUDA_STAGED_SOLVE_CUH
