@@ -192,7 +192,7 @@ struct WarpSolve {
   //   predicate sits on the chain: its y is never read again.
   //   H100, double n = 100, one warp alone: 112 -> 79 cycles per forward
   //   step (the bare chain of multiply, shuffle and FMA takes 43); the plain
-  //   form measured 4-9 % faster at n = 24-48
+  //   form measured up to 9 % faster at n = 40-48 (-1 to 9 %)
   //   (perf_tests/results/h100-2026-11-24-interference/).
   // Neither multiplies a row it must leave by zero, so an Inf or NaN element
   // stays where substitution puts it. Reads, used or not: up to the element
