@@ -26,9 +26,11 @@
 //   (TMA) copy per row into rows padded to 16 bytes. The padding costs
 //   2-way (double) or 4-way (float) bank conflicts in the forward
 //   substitution's column reads, so the tables take it only where it wins:
-//   on sm_90 double LayoutRight with one right-hand side, most of all from
-//   n = 73 up
-//   (perf_tests/results/h100-2026-11-24-interference/).
+//   on sm_90 double LayoutRight with one right-hand side
+//   (perf_tests/results/h100-2026-11-24-panels/). With one system per block
+//   (and MW != 3) the rows go by column panels of 32, each on an mbarrier
+//   of its own, and the forward substitution starts once the first panel is
+//   there.
 #ifndef BATCHOL_CUDA_STAGED_SOLVE_CUH
 #define BATCHOL_CUDA_STAGED_SOLVE_CUH
 
@@ -66,16 +68,38 @@ namespace staged_detail {
 
 // Bulk copies and the mbarrier's transaction count are sm_90's: the
 // launcher takes them only there, and other targets compile none of it.
-// Arms the mbarrier at shared address `bar` for one arrival and `bytes` of
-// bulk copies.
-__device__ __forceinline__ void arm(unsigned bar, unsigned bytes) {
+// Initialises the mbarrier at shared address `bar` for `count` arrivals.
+__device__ __forceinline__ void init(unsigned bar, unsigned count) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"(bar));
+  asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(bar), "r"(count));
+#else
+  (void)bar, (void)count;
+#endif
+}
+// Makes the initialisations visible (before the block barrier that lets
+// the copies start).
+__device__ __forceinline__ void fence_init() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+}
+// One arrival on the mbarrier at `bar` that also expects `bytes` of bulk
+// copies.
+__device__ __forceinline__ void arrive_expect(unsigned bar, unsigned bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
                : "memory");
 #else
   (void)bar, (void)bytes;
+#endif
+}
+// One arrival on the mbarrier at `bar` once this thread's asynchronous
+// element copies issued so far have landed (counted in its init count).
+__device__ __forceinline__ void arrive_after_copies(unsigned bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" ::"r"(bar) : "memory");
+#else
+  (void)bar;
 #endif
 }
 
@@ -114,19 +138,21 @@ __device__ __forceinline__ void wait_phase0(unsigned bar) {
 // memory's bound at the smallest order of each MW, so that registers never
 // set it. Why: at 58 registers, double n = 72 kept 8 blocks resident where
 // shared memory holds 10, and took 12 % longer (H100, batchol_bench).
-template <class T, int MW>
-inline constexpr int staged_min_blocks = MW <= 2                     ? 12
-                                         : MW == 3 || sizeof(T) == 4 ? 10
-                                                                     : 1;
+// Float MW = 4 with bulk copies by panels needs more registers (the panel
+// waits and the diagonal's reciprocals in the forward substitution) and
+// goes uncapped.
+template <class T, int MW, bool BULK>
+inline constexpr int staged_min_blocks = MW <= 2                                ? 12
+                                         : MW == 3 || (sizeof(T) == 4 && !BULK) ? 10
+                                                                                : 1;
 
 template <class T, int MW, Mode MODE, bool BULK>
-__global__ void __launch_bounds__(staged_threads, (staged_min_blocks<T, MW>))
+__global__ void __launch_bounds__(staged_threads, (staged_min_blocks<T, MW, BULK>))
     staged_solve_kernel(const Batch<T> p, const std::int64_t first, const int mpb) {
   static_assert(MODE == Mode::Potrs || MODE == Mode::TrsvN || MODE == Mode::TrsvT,
                 "solve-only modes: the factor is read, never written");
   constexpr int E = staged_row_align<T, BULK>;
   extern __shared__ __align__(16) unsigned char staged_bytes[];
-  __shared__ __align__(8) unsigned long long bar;
   T* const tri = reinterpret_cast<T*>(staged_bytes);
   const int n = p.n;
   const int size = staged_size<T, BULK>(n);
@@ -138,32 +164,80 @@ __global__ void __launch_bounds__(staged_threads, (staged_min_blocks<T, MW>))
     __pipeline_memcpy_async(tri + sys * size + solve_detail::row_start<E>(r) + c,
                             p.a + (s0 + sys) * p.a_bs + r * p.a_rs + c * p.a_cs, sizeof(T));
   };
+  constexpr bool FWD = MODE != Mode::TrsvT, BWD = MODE != Mode::TrsvN;
   if constexpr (BULK) {
-    // Rows contiguous and aligned: each row's first E floor((r + 1) / E)
-    // entries by one bulk copy, the rest (fewer than E) element by element.
-    // Why: with element copies (8 or 4 bytes each, through L1) a block's
-    // copy took three times as long in the whole kernel as alone, and the
-    // memory ran at half its rate; bulk copies took double n = 100 from 27.0
-    // to 24.3 ns per system (H100, batch 10^4,
+    // Rows contiguous and aligned: each row's part in column panel P
+    // (columns 32 P .. 32 P + 31) by one bulk copy, all rows' panel 0 first;
+    // the last entries of a row (fewer than E) by element copies. Panel P
+    // completes on mbarrier P, and the forward substitution waits for each
+    // panel only when it reaches it, so that it runs while the later panels
+    // arrive.
+    // Why bulk copies: with element copies (8 or 4 bytes each, through L1)
+    // a block's copy took three times as long in the whole kernel as alone,
+    // and the memory ran at half its rate; bulk copies took double n = 100
+    // from 27.0 to 24.3 ns per system (H100, batch 10^4,
     // perf_tests/results/h100-2026-11-24-interference/probe/fullforms.cu).
-    const auto b = static_cast<unsigned>(__cvta_generic_to_shared(&bar));
+    // Why panels: a system holds its shared memory from its copy to its
+    // last step, and shared memory bounds the systems in flight per SM.
+    __shared__ __align__(8) unsigned long long bars[4];  // n <= 128
+    const auto bar0 = static_cast<unsigned>(__cvta_generic_to_shared(bars));
+    // Panels of 32 columns for one system per block; with more, and at
+    // MW = 3, one panel of whole rows. H100, double, batch 10^4: by panels
+    // n = 56-64 and 100-128 took 0.91-0.95 times as long, n = 72-96 1.03-1.15
+    // times (64 registers where the whole rows take 48), and with two or
+    // four systems per block up to 1.5 times.
+    constexpr bool PANELS = MW != 3;
+    const int pw = PANELS && mpb == 1 ? 32 : 128, np = PANELS ? (n + pw - 1) / pw : 1;
     if (t == 0) {
-      // sum over j = 1 .. n of E floor(j / E) elements
-      const int q = n / E, m = n % E;
-      const int whole = n * (n + 1) / 2 - q * E * (E - 1) / 2 - m * (m + 1) / 2;
-      staged_detail::arm(b, unsigned(whole * sizeof(T)) * unsigned(here));
+      for (int P = 0; P < np; ++P) {
+        // rows pw P + pw - 1 .. n - 1 bring pw entries, rows pw P + j - 1
+        // (j = 1 .. m) E floor(j / E) by bulk copies
+        const int m = n - pw * P < pw - 1 ? n - pw * P : pw - 1, q = m / E, rm = m % E;
+        const int part = m * (m + 1) / 2 - q * E * (E - 1) / 2 - rm * (rm + 1) / 2;
+        const int full = n - pw * P - pw + 1 > 0 ? n - pw * P - pw + 1 : 0;
+        // every thread's element copies, and this arrival
+        staged_detail::init(bar0 + 8 * P, staged_threads + 1);
+        staged_detail::fence_init();
+        staged_detail::arrive_expect(bar0 + 8 * P,
+                                     unsigned((pw * full + part) * sizeof(T)) * unsigned(here));
+      }
     }
     __syncthreads();
-    for (int i = t; i < here * n; i += staged_threads) {
-      const int sys = i / n, r = i % n, whole = (r + 1) / E * E;
-      const T* const src = p.a + (s0 + sys) * p.a_bs + r * p.a_rs;
-      T* const dst = tri + sys * size + solve_detail::row_start<E>(r);
-      if (whole > 0) staged_detail::bulk_copy(dst, src, unsigned(whole * sizeof(T)), b);
-      for (int c = whole; c <= r; ++c) copy(sys, r, c);
+    for (int P = 0; P < np; ++P) {
+      for (int i = t; i < here * n; i += staged_threads) {
+        const int sys = i / n, r = i % n, c0 = pw * P;
+        if (r < c0) continue;
+        const int len = r + 1 - c0 < pw ? r + 1 - c0 : pw, whole = len / E * E;
+        if (whole > 0)
+          staged_detail::bulk_copy(tri + sys * size + solve_detail::row_start<E>(r) + c0,
+                                   p.a + (s0 + sys) * p.a_bs + r * p.a_rs + c0,
+                                   unsigned(whole * sizeof(T)), bar0 + 8 * P);
+        for (int c = c0 + whole; c < c0 + len; ++c) copy(sys, r, c);
+      }
+      staged_detail::arrive_after_copies(bar0 + 8 * P);
     }
     __pipeline_commit();
-    __pipeline_wait_prior(0);
-    staged_detail::wait_phase0(b);
+    if constexpr (PANELS) {
+      if (warp >= here) {  // the whole warp
+        __pipeline_wait_prior(0);
+        return;
+      }
+      const std::int64_t s = s0 + warp;
+      WarpSolve<T, 32 * MW>::template solve_all<FWD, BWD, E>(
+          tri + warp * size, n, lane, p.b + s * p.b_bs, p.b_rs, p.b_cs, p.nrhs,
+          [np, pw, bar0](int P) {
+            const int Q = 32 * P / pw;
+            if (Q < np) staged_detail::wait_phase0(bar0 + 8 * Q);
+          });
+    } else {
+      __pipeline_wait_prior(0);
+      staged_detail::wait_phase0(bar0);
+      __syncthreads();
+      if (warp >= here) return;  // the whole warp
+      const std::int64_t s = s0 + warp;
+      WarpSolve<T, 32 * MW>::template solve_all<FWD, BWD, E>(
+          tri + warp * size, n, lane, p.b + s * p.b_bs, p.b_rs, p.b_cs, p.nrhs);
+    }
   } else {
     // The copy goes row by row (column by column), the lanes along it, so
     // that a thread's next element is a fixed step away. Why: a walk over
@@ -219,12 +293,12 @@ __global__ void __launch_bounds__(staged_threads, (staged_min_blocks<T, MW>))
     }
     __pipeline_commit();
     __pipeline_wait_prior(0);
+    __syncthreads();
+    if (warp >= here) return;  // the whole warp
+    const std::int64_t s = s0 + warp;
+    WarpSolve<T, 32 * MW>::template solve_all<FWD, BWD, E>(
+        tri + warp * size, n, lane, p.b + s * p.b_bs, p.b_rs, p.b_cs, p.nrhs);
   }
-  __syncthreads();
-  if (warp >= here) return;  // the whole warp
-  const std::int64_t s = s0 + warp;
-  WarpSolve<T, 32 * MW>::template solve_all<MODE != Mode::TrsvT, MODE != Mode::TrsvN, E>(
-      tri + warp * size, n, lane, p.b + s * p.b_bs, p.b_rs, p.b_cs, p.nrhs);
 }
 
 // Systems per block: `mpb` (at most 4, a warp each of the kernel's 128

@@ -14,6 +14,8 @@
 
 #include "Batchol_CudaBatch.cuh"
 
+#include <type_traits>
+
 namespace batchol::cuda {
 namespace solve_detail {
 
@@ -24,7 +26,8 @@ namespace solve_detail {
 // needs (Batchol_CudaStagedSolve.cuh).
 template <int E>
 __host__ __device__ constexpr int row_start(int r) {
-  static_assert(E == 1 || E == 2 || E == 4, "rows of 1, 8 or 16 bytes' alignment");
+  static_assert(E == 1 || E == 2 || E == 4,
+                "E = 1 (packed) or 16 bytes / sizeof(T) (rows on 16 bytes)");
   // sum over j = 1 .. r of E ceil(j / E): r (r + 1) / 2 plus the padding
   if constexpr (E == 1) return r * (r + 1) / 2;
   if constexpr (E == 2) return r * (r + 1) / 2 + (r + 1) / 2;
@@ -37,8 +40,14 @@ __host__ __device__ constexpr int packed_size(int n) {
 // ignore).
 inline constexpr int packed_slack = 32;
 __device__ __forceinline__ int packed(int r, int c) {
-  return r * (r + 1) / 2 + c;
+  return row_start<1>(r) + c;
 }
+
+// The factor is all there (forward_packed's `wait`, for a factor that
+// arrives in column panels: Batchol_CudaStagedSolve.cuh).
+struct NoWait {
+  __device__ void operator()(int) const {}
+};
 
 // L(r, c), r >= c, of a triangle held by rows (row_start<E>).
 template <class T, int E = 1>
@@ -199,20 +208,34 @@ struct WarpSolve {
   // after the last row in the forward substitution, up to 31 elements past
   // it in the backward one; the caller's shared memory must hold
   // packed_slack elements after the triangle.
-  template <int E = 1>
-  __device__ static void forward_packed(const T* tri, int n, int lane, const T (&dl)[MW],
-                                        T (&y)[MW]) {
+  //
+  // The forward substitution reads the factor column panel by column panel
+  // (columns 32 P .. 32 P + 31 in row block P): wait(P) returns once panel P
+  // is in shared memory, and is called before its first read, for every P
+  // with 32 P < n, so that a factor copied panel by panel is solved while
+  // the later panels arrive. With `fill`, dl[P] is computed from panel P
+  // once it is there.
+  template <int E = 1, class Wait = solve_detail::NoWait>
+  __device__ static void forward_packed(const T* tri, int n, int lane, T (&dl)[MW], T (&y)[MW],
+                                        bool fill = false, const Wait& wait = {}) {
     const T* row[MW];  // row r = lane + 32 m; row 0 for padded rows (never stored)
 #pragma unroll
     for (int m = 0; m < MW; ++m) {
       const int r = lane + 32 * m;
       row[m] = tri + (r < n ? solve_detail::row_start<E>(r) : 0);
     }
+    if constexpr (kAhead) wait(0);
     T cur[MW];  // MW >= 3: L(r, k) of the current step, rows of blocks m0 and later
 #pragma unroll
     for (int m = 0; m < MW; ++m) cur[m] = kAhead ? row[m][0] : T(0);
 #pragma unroll
     for (int m0 = 0; m0 < MW; ++m0) {
+      if constexpr (!kAhead)
+        if (32 * m0 < n) wait(m0);
+      if (fill) {
+        const int r = lane + 32 * m0;
+        dl[m0] = r < n ? recip(row[m0][r]) : T(1);
+      }
       T done = T(0);
       if constexpr (kAhead) y[m0] *= dl[m0];
 #pragma unroll
@@ -220,6 +243,8 @@ struct WarpSolve {
         const int k = 32 * m0 + s;
         if (k >= n) break;
         if constexpr (kAhead) {
+          // the next step's reads are the next panel's from s = 31
+          if (s == 31 && k + 1 < n) wait(m0 + 1);
           T nxt[MW];
 #pragma unroll
           for (int m = m0; m < MW; ++m) nxt[m] = row[m][k + 1];
@@ -293,11 +318,20 @@ struct WarpSolve {
 
   // B(:, q) <- A^{-1} B(:, q) for every q, with A = L L^T; the matrix's B at Bm
   // (the shared memory after the packed factor holds packed_slack elements).
-  template <bool FWD, bool BWD, int E = 1>
+  // wait: as forward_packed's (the factor arriving in column panels).
+  template <bool FWD, bool BWD, int E = 1, class Wait = solve_detail::NoWait>
   __device__ static void solve_all(const T* Lp, int n, int lane, T* Bm, std::int64_t b_rs,
-                                   std::int64_t b_cs, int nrhs) {
+                                   std::int64_t b_cs, int nrhs, const Wait& wait = {}) {
+    // With panels the forward substitution computes dl panel by panel
+    // (else: here, which took fewer registers).
+    constexpr bool kPanels = FWD && !std::is_same_v<Wait, solve_detail::NoWait>;
     T dl[MW];
-    diag_inv(solve_detail::Packed<T, E>{Lp}, n, lane, dl);
+#pragma unroll
+    for (int m = 0; m < MW; ++m) dl[m] = T(1);
+    if constexpr (!kPanels) {
+      for (int P = 0; 32 * P < n; ++P) wait(P);
+      diag_inv(solve_detail::Packed<T, E>{Lp}, n, lane, dl);
+    }
     for (int q = 0; q < nrhs; ++q) {
       T* const Bq = Bm + q * b_cs;
       T y[MW];
@@ -306,7 +340,7 @@ struct WarpSolve {
         const int r = lane + 32 * m;
         y[m] = r < n ? Bq[r * b_rs] : T(0);
       }
-      if constexpr (FWD) forward_packed<E>(Lp, n, lane, dl, y);
+      if constexpr (FWD) forward_packed<E>(Lp, n, lane, dl, y, kPanels && q == 0, wait);
       if constexpr (BWD) backward_packed<E>(Lp, n, lane, dl, y);
 #pragma unroll
       for (int m = 0; m < MW; ++m) {
