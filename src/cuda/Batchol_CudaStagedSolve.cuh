@@ -28,9 +28,9 @@
 //   substitution's column reads, so the tables take it only where it wins:
 //   on sm_90 double LayoutRight with one right-hand side
 //   (perf_tests/results/h100-2026-11-24-panels/). With one system per block
-//   (and MW != 3) the rows go by column panels of 32, each on an mbarrier
-//   of its own, and the forward substitution starts once the first panel is
-//   there.
+//   (MW != 3, with a forward substitution) the rows go by column panels of
+//   32, each on an mbarrier of its own, and the forward substitution starts
+//   once the first panel is there.
 #ifndef BATCHOL_CUDA_STAGED_SOLVE_CUH
 #define BATCHOL_CUDA_STAGED_SOLVE_CUH
 
@@ -181,12 +181,13 @@ __global__ void __launch_bounds__(staged_threads, (staged_min_blocks<T, MW, BULK
     // last step, and shared memory bounds the systems in flight per SM.
     __shared__ __align__(8) unsigned long long bars[4];  // n <= 128
     const auto bar0 = static_cast<unsigned>(__cvta_generic_to_shared(bars));
-    // Panels of 32 columns for one system per block; with more, and at
-    // MW = 3, one panel of whole rows. H100, double, batch 10^4: by panels
-    // n = 56-64 and 100-128 took 0.91-0.95 times as long, n = 72-96 1.03-1.15
-    // times (64 registers where the whole rows take 48), and with two or
-    // four systems per block up to 1.5 times.
-    constexpr bool PANELS = MW != 3;
+    // Panels of 32 columns for one system per block; with more, at MW = 3,
+    // and without a forward substitution (TrsvT: nothing to overlap), one
+    // panel of whole rows. H100, double, batch 10^4: by panels n = 56-64 and
+    // 100-128 took 0.91-0.95 times as long, n = 72-96 1.03-1.15 times (64
+    // registers where the whole rows take 48), with two or four systems per
+    // block up to 1.5 times, and TrsvT at n = 100 1.25 times.
+    constexpr bool PANELS = FWD && MW != 3;
     const int pw = PANELS && mpb == 1 ? 32 : 128, np = PANELS ? (n + pw - 1) / pw : 1;
     if (t == 0) {
       for (int P = 0; P < np; ++P) {
