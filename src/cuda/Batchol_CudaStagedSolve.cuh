@@ -165,6 +165,12 @@ __global__ void __launch_bounds__(staged_threads, (staged_min_blocks<T, MW, BULK
                             p.a + (s0 + sys) * p.a_bs + r * p.a_rs + c * p.a_cs, sizeof(T));
   };
   constexpr bool FWD = MODE != Mode::TrsvT, BWD = MODE != Mode::TrsvN;
+  // Warp w solves system w (w < here).
+  const auto solve = [&](const auto& wait) {
+    const std::int64_t s = s0 + warp;
+    WarpSolve<T, 32 * MW>::template solve_all<FWD, BWD, E>(
+        tri + warp * size, n, lane, p.b + s * p.b_bs, p.b_rs, p.b_cs, p.nrhs, wait);
+  };
   if constexpr (BULK) {
     // Rows contiguous and aligned: each row's part in column panel P
     // (columns 32 P .. 32 P + 31) by one bulk copy, all rows' panel 0 first;
@@ -219,26 +225,21 @@ __global__ void __launch_bounds__(staged_threads, (staged_min_blocks<T, MW, BULK
     }
     __pipeline_commit();
     if constexpr (PANELS) {
+      // No block barrier: the solving warps wait on the panels' mbarriers.
       if (warp >= here) {  // the whole warp
         __pipeline_wait_prior(0);
         return;
       }
-      const std::int64_t s = s0 + warp;
-      WarpSolve<T, 32 * MW>::template solve_all<FWD, BWD, E>(
-          tri + warp * size, n, lane, p.b + s * p.b_bs, p.b_rs, p.b_cs, p.nrhs,
-          [np, pw, bar0](int P) {
-            const int Q = 32 * P / pw;
-            if (Q < np) staged_detail::wait_phase0(bar0 + 8 * Q);
-          });
-    } else {
-      __pipeline_wait_prior(0);
-      staged_detail::wait_phase0(bar0);
-      __syncthreads();
-      if (warp >= here) return;  // the whole warp
-      const std::int64_t s = s0 + warp;
-      WarpSolve<T, 32 * MW>::template solve_all<FWD, BWD, E>(
-          tri + warp * size, n, lane, p.b + s * p.b_bs, p.b_rs, p.b_cs, p.nrhs);
+      solve([np, pw, bar0](int P) {
+        const int Q = 32 * P / pw;
+        if (Q < np) staged_detail::wait_phase0(bar0 + 8 * Q);
+      });
+      return;
     }
+    // Whole rows: the same ending as the element copies'. (With the panel
+    // form's ending instead, MW = 3 took 16 more registers.)
+    __pipeline_wait_prior(0);
+    staged_detail::wait_phase0(bar0);
   } else {
     // The copy goes row by row (column by column), the lanes along it, so
     // that a thread's next element is a fixed step away. Why: a walk over
@@ -294,12 +295,10 @@ __global__ void __launch_bounds__(staged_threads, (staged_min_blocks<T, MW, BULK
     }
     __pipeline_commit();
     __pipeline_wait_prior(0);
-    __syncthreads();
-    if (warp >= here) return;  // the whole warp
-    const std::int64_t s = s0 + warp;
-    WarpSolve<T, 32 * MW>::template solve_all<FWD, BWD, E>(
-        tri + warp * size, n, lane, p.b + s * p.b_bs, p.b_rs, p.b_cs, p.nrhs);
   }
+  __syncthreads();
+  if (warp >= here) return;  // the whole warp
+  solve(solve_detail::NoWait{});
 }
 
 // Systems per block: `mpb` (at most 4, a warp each of the kernel's 128
