@@ -134,17 +134,35 @@ __device__ __forceinline__ void wait_phase0(unsigned bar) {
 
 }  // namespace staged_detail
 
+// The substitutions' block of steps (WarpSolve::forward_packed's BLK): at
+// MW = 4, 2 with bulk copies in double and 4 with element copies. H100,
+// batch 10^4, against one step at a time (tune_solve, two runs each): double
+// LayoutRight n = 100 / 128 (bulk copies) 25.1 -> 24.2 / 40.8 -> 38.9 ns
+// with 2 (with 4 it spilled); LayoutLeft 37.4 -> 34.6 / 74.8 -> 72.2 with 4;
+// float LayoutLeft 22.3 -> 20.4 / 49.0 -> 43.5, float LayoutRight 15.5 ->
+// 15.9 / 24.2 -> 23.2. At MW = 3 the registers it takes cost more blocks per
+// SM than it saves (n = 72 / 96 12.6 -> 13.8 / 20.6 -> 21.9 with 2), and
+// float with bulk copies (not in the tables) spilled.
+template <class T, int MW, bool BULK>
+inline constexpr int staged_block = MW != 4          ? 1
+                                    : !BULK          ? 4
+                                    : sizeof(T) == 8 ? 2
+                                                     : 1;
+
 // Blocks per SM the registers must allow (__launch_bounds__): below shared
 // memory's bound at the smallest order of each MW, so that registers never
 // set it. Why: at 58 registers, double n = 72 kept 8 blocks resident where
 // shared memory holds 10, and took 12 % longer (H100, batchol_bench).
-// Float MW = 4 with bulk copies by panels needs more registers (the panel
-// waits and the diagonal's reciprocals in the forward substitution) and
-// goes uncapped.
+// MW = 4 in double: shared memory holds 5 from n = 97 (94-96 registers with
+// staged_block); in float 8 with element copies (64 registers), and with
+// bulk copies by panels uncapped (the panel waits and the diagonal's
+// reciprocals in the forward substitution: 63 registers).
 template <class T, int MW, bool BULK>
-inline constexpr int staged_min_blocks = MW <= 2                                ? 12
-                                         : MW == 3 || (sizeof(T) == 4 && !BULK) ? 10
-                                                                                : 1;
+inline constexpr int staged_min_blocks = MW <= 2          ? 12
+                                         : MW == 3        ? 10
+                                         : sizeof(T) == 8 ? 5
+                                         : !BULK          ? 8
+                                                          : 1;
 
 template <class T, int MW, Mode MODE, bool BULK>
 __global__ void __launch_bounds__(staged_threads, (staged_min_blocks<T, MW, BULK>))
@@ -168,7 +186,7 @@ __global__ void __launch_bounds__(staged_threads, (staged_min_blocks<T, MW, BULK
   // Warp w solves system w (w < here).
   const auto solve = [&](const auto& wait) {
     const std::int64_t s = s0 + warp;
-    WarpSolve<T, 32 * MW>::template solve_all<FWD, BWD, E>(
+    WarpSolve<T, 32 * MW>::template solve_all<FWD, BWD, E, staged_block<T, MW, BULK>>(
         tri + warp * size, n, lane, p.b + s * p.b_bs, p.b_rs, p.b_cs, p.nrhs, wait);
   };
   if constexpr (BULK) {

@@ -193,21 +193,12 @@ struct WarpSolve {
   //   1/L(k,k), and rows it must not touch keep their value by a predicate;
   //   the block's rows are scaled once at its end.
   // - MW >= 3: shared memory leaves a few warps per SM, so each warp's chain
-  //   sets the time. The step reads the next step's L before its shuffle
-  //   (each step ends in a run-time branch, k < n, and ptxas moves no load
-  //   above a branch); the diagonal block's rows are held scaled by
-  //   1/L(r,r), so the chain is a shuffle and an FMA, with no multiply; and
-  //   each lane keeps its value when its own step comes (`done`), so no
-  //   predicate sits on the chain: its y is never read again.
-  //   H100, double n = 100, one warp alone: 112 -> 79 cycles per forward
-  //   step (the bare chain of multiply, shuffle and FMA takes 43); the plain
-  //   form measured up to 9 % faster at n = 40-48 (-1 to 9 %)
-  //   (perf_tests/results/h100-2026-11-24-interference/).
+  //   sets the time (forward_blocked, backward_blocked below).
   // Neither multiplies a row it must leave by zero, so an Inf or NaN element
   // stays where substitution puts it. Reads, used or not: up to the element
-  // after the last row in the forward substitution, up to 31 elements past
-  // it in the backward one; the caller's shared memory must hold
-  // packed_slack elements after the triangle.
+  // after the last row in the forward substitution (2 BLK at MW >= 3), up to 31 elements past it
+  // in the backward one; the caller's shared memory must hold packed_slack elements after the
+  // triangle.
   //
   // The forward substitution reads the factor column panel by column panel
   // (columns 32 P .. 32 P + 31 in row block P): wait(P) returns once panel P
@@ -215,48 +206,29 @@ struct WarpSolve {
   // with 32 P < n, so that a factor copied panel by panel is solved while
   // the later panels arrive. With `fill`, dl[P] is computed from panel P
   // once it is there.
-  template <int E = 1, class Wait = solve_detail::NoWait>
+  template <int E = 1, int BLK = 1, class Wait = solve_detail::NoWait>
   __device__ static void forward_packed(const T* tri, int n, int lane, T (&dl)[MW], T (&y)[MW],
                                         bool fill = false, const Wait& wait = {}) {
-    const T* row[MW];  // row r = lane + 32 m; row 0 for padded rows (never stored)
+    if constexpr (kAhead) {
+      forward_blocked<E, BLK>(tri, n, lane, dl, y, fill, wait);
+    } else {
+      const T* row[MW];  // row r = lane + 32 m; row 0 for padded rows (never stored)
 #pragma unroll
-    for (int m = 0; m < MW; ++m) {
-      const int r = lane + 32 * m;
-      row[m] = tri + (r < n ? solve_detail::row_start<E>(r) : 0);
-    }
-    if constexpr (kAhead) wait(0);
-    T cur[MW];  // MW >= 3: L(r, k) of the current step, rows of blocks m0 and later
-#pragma unroll
-    for (int m = 0; m < MW; ++m) cur[m] = kAhead ? row[m][0] : T(0);
-#pragma unroll
-    for (int m0 = 0; m0 < MW; ++m0) {
-      if constexpr (!kAhead)
-        if (32 * m0 < n) wait(m0);
-      if (fill) {
-        const int r = lane + 32 * m0;
-        dl[m0] = r < n ? recip(row[m0][r]) : T(1);
+      for (int m = 0; m < MW; ++m) {
+        const int r = lane + 32 * m;
+        row[m] = tri + (r < n ? solve_detail::row_start<E>(r) : 0);
       }
-      T done = T(0);
-      if constexpr (kAhead) y[m0] *= dl[m0];
 #pragma unroll
-      for (int s = 0; s < 32; ++s) {
-        const int k = 32 * m0 + s;
-        if (k >= n) break;
-        if constexpr (kAhead) {
-          // the next step's reads are the next panel's from s = 31
-          if (s == 31 && k + 1 < n) wait(m0 + 1);
-          T nxt[MW];
+      for (int m0 = 0; m0 < MW; ++m0) {
+        if (32 * m0 < n) wait(m0);
+        if (fill) {
+          const int r = lane + 32 * m0;
+          dl[m0] = r < n ? recip(row[m0][r]) : T(1);
+        }
 #pragma unroll
-          for (int m = m0; m < MW; ++m) nxt[m] = row[m][k + 1];
-          const T ld = cur[m0] * dl[m0];
-          const T yk = __shfl_sync(kFull, y[m0], s);
-          if (lane == s) done = yk;
-          y[m0] -= ld * yk;
-#pragma unroll
-          for (int m = m0 + 1; m < MW; ++m) y[m] -= cur[m] * yk;
-#pragma unroll
-          for (int m = m0; m < MW; ++m) cur[m] = nxt[m];
-        } else {
+        for (int s = 0; s < 32; ++s) {
+          const int k = 32 * m0 + s;
+          if (k >= n) break;
           T l[MW];
 #pragma unroll
           for (int m = m0; m < MW; ++m) l[m] = row[m][k];
@@ -265,43 +237,22 @@ struct WarpSolve {
 #pragma unroll
           for (int m = m0 + 1; m < MW; ++m) y[m] -= l[m] * yk;
         }
+        y[m0] *= dl[m0];
       }
-      y[m0] = kAhead ? done : y[m0] * dl[m0];
     }
   }
-  template <int E = 1>
+  template <int E = 1, int BLK = 1>
   __device__ static void backward_packed(const T* tri, int n, int lane, const T (&dl)[MW],
                                          T (&y)[MW]) {
-    // MW >= 3: L(k, lane + 32 m) of the current step, columns of blocks m0
-    // and before; the first step is k = n - 1 (the steps above it are
-    // skipped).
-    T cur[MW];
+    if constexpr (kAhead) {
+      backward_blocked<E, BLK>(tri, n, lane, dl, y);
+    } else {
 #pragma unroll
-    for (int m = 0; m < MW; ++m)
-      cur[m] = kAhead ? tri[solve_detail::row_start<E>(n - 1) + lane + 32 * m] : T(0);
+      for (int m0 = MW - 1; m0 >= 0; --m0) {
 #pragma unroll
-    for (int m0 = MW - 1; m0 >= 0; --m0) {
-      T done = T(0);
-      if constexpr (kAhead) y[m0] *= dl[m0];
-#pragma unroll
-      for (int s = 31; s >= 0; --s) {
-        const int k = 32 * m0 + s;
-        if (k >= n) continue;
-        if constexpr (kAhead) {
-          // row k - 1 (row 0 for k = 0)
-          const T* const rn = tri + solve_detail::row_start<E>(k > 0 ? k - 1 : 0) + lane;
-          T nxt[MW];
-#pragma unroll
-          for (int m = 0; m <= m0; ++m) nxt[m] = rn[32 * m];
-          const T ld = cur[m0] * dl[m0];
-          const T xk = __shfl_sync(kFull, y[m0], s);
-          if (lane == s) done = xk;
-          y[m0] -= ld * xk;
-#pragma unroll
-          for (int m = 0; m < m0; ++m) y[m] -= cur[m] * xk;
-#pragma unroll
-          for (int m = 0; m <= m0; ++m) cur[m] = nxt[m];
-        } else {
+        for (int s = 31; s >= 0; --s) {
+          const int k = 32 * m0 + s;
+          if (k >= n) continue;
           const T* const rk = tri + solve_detail::row_start<E>(k) + lane;
           T l[MW];
 #pragma unroll
@@ -311,15 +262,176 @@ struct WarpSolve {
 #pragma unroll
           for (int m = 0; m < m0; ++m) y[m] -= l[m] * xk;
         }
+        y[m0] *= dl[m0];
       }
-      y[m0] = kAhead ? done : y[m0] * dl[m0];
+    }
+  }
+
+  // MW >= 3: the steps go by blocks of B (forward_packed's BLK, 1 unless
+  // the caller asks). Each step of a block reads the next block's L; the
+  // rows of the diagonal block m0 are held scaled by 1/L(r,r), so that the
+  // chain has no multiply; and each lane keeps its value when its own step
+  // comes (`done`), so that no predicate sits on the chain: its y is never
+  // read again. H100, double n = 100, one warp alone: 112 -> 79 cycles per
+  // forward step with B = 1 (the bare chain of multiply, shuffle and FMA
+  // takes 43; perf_tests/results/h100-2026-11-24-interference/).
+  // With B > 1 the B values of a block's chain reach every lane by B
+  // independent shuffles, and every lane finishes them itself from the
+  // block's diagonal part of L, which it gets by shuffles too (lane s holds
+  // row s's entries, scaled): one shuffle and B fused multiply-adds on the
+  // chain per block instead of B shuffles and B FMAs, for B (B - 1) / 2
+  // shuffles more and the registers of B steps' reads. Every element gets
+  // the same operations in the same order as with B = 1: the results are
+  // the same bit for bit. What it saves is less than the shuffles' latency
+  // suggested (H100, double n = 100, one warp alone: 101 -> 86 cycles per
+  // step with B = 2; instruction fetch and the FMAs' latency are the rest,
+  // perf_tests/results/h100-2026-11-24-blocked/), so only the staged
+  // kernels at MW = 4 take it (Batchol_CudaStagedSolve.cuh).
+  template <int E, int B, class Wait>
+  __device__ static void forward_blocked(const T* tri, int n, int lane, T (&dl)[MW], T (&y)[MW],
+                                         bool fill, const Wait& wait) {
+    static_assert(32 % B == 0 && 2 * B <= solve_detail::packed_slack,
+                  "the blocks tile the 32 steps of a row block, and read 2 B past its end");
+    const T* row[MW];  // row r = lane + 32 m; row 0 for padded rows (never stored)
+#pragma unroll
+    for (int m = 0; m < MW; ++m) {
+      const int r = lane + 32 * m;
+      row[m] = tri + (r < n ? solve_detail::row_start<E>(r) : 0);
+    }
+    wait(0);
+    T cur[B][MW];  // L(r, k0 + i) of the current block, rows of blocks m0 and later
+#pragma unroll
+    for (int i = 0; i < B; ++i)
+#pragma unroll
+      for (int m = 0; m < MW; ++m) cur[i][m] = row[m][i];
+#pragma unroll
+    for (int m0 = 0; m0 < MW; ++m0) {
+      if (fill) {
+        const int r = lane + 32 * m0;
+        dl[m0] = r < n ? recip(row[m0][r]) : T(1);
+      }
+      T done = T(0);
+      y[m0] *= dl[m0];
+#pragma unroll
+      for (int s0 = 0; s0 < 32; s0 += B) {
+        const int k0 = 32 * m0 + s0;
+        if (k0 >= n) break;
+        // the next block's reads are the next panel's in the last block
+        if (s0 + B == 32 && k0 + B < n) wait(m0 + 1);
+        T nxt[B][MW];
+#pragma unroll
+        for (int i = 0; i < B; ++i)
+#pragma unroll
+          for (int m = m0; m < MW; ++m) nxt[i][m] = row[m][k0 + B + i];
+        // ld[i]: the lane's L(r, k0 + i) / L(r, r); c[i][j] = L(k0 + i, k0 + j) /
+        // L(k0 + i, k0 + i), lane s0 + i's ld[j]
+        T ld[B], c[B][B], z[B];
+#pragma unroll
+        for (int i = 0; i < B; ++i) ld[i] = cur[i][m0] * dl[m0];
+#pragma unroll
+        for (int i = 1; i < B; ++i)
+#pragma unroll
+          for (int j = 0; j < i; ++j) c[i][j] = __shfl_sync(kFull, ld[j], s0 + i);
+#pragma unroll
+        for (int i = 0; i < B; ++i) z[i] = __shfl_sync(kFull, y[m0], s0 + i);
+#pragma unroll
+        for (int i = 0; i < B; ++i) {
+#pragma unroll
+          for (int j = 0; j < i; ++j) z[i] -= c[i][j] * z[j];
+          if (lane == s0 + i) done = z[i];
+        }
+#pragma unroll
+        for (int i = 0; i < B; ++i) {
+          y[m0] -= ld[i] * z[i];
+#pragma unroll
+          for (int m = m0 + 1; m < MW; ++m) y[m] -= cur[i][m] * z[i];
+        }
+#pragma unroll
+        for (int i = 0; i < B; ++i)
+#pragma unroll
+          for (int m = m0; m < MW; ++m) cur[i][m] = nxt[i][m];
+      }
+      y[m0] = done;
+    }
+  }
+
+  template <int E, int B>
+  __device__ static void backward_blocked(const T* tri, int n, int lane, const T (&dl)[MW],
+                                          T (&y)[MW]) {
+    static_assert(32 % B == 0, "the blocks tile the 32 steps of a row block");
+    // Block q of row block m0 finishes rows k = 32 m0 + 31 - B q - i, i = 0 ..
+    // B - 1 (k descending); rows past n - 1 are skipped, and read as row
+    // n - 1.
+    const auto row_of = [&](int k) {
+      return tri + solve_detail::row_start<E>(k < n ? (k > 0 ? k : 0) : n - 1) + lane;
+    };
+    // L(k, lane + 32 m) of the current block's rows, columns of blocks m0
+    // and before; the first block run is the one holding row n - 1.
+    T cur[B][MW];
+    {
+      const int top = 31 - (n - 1) % 32;
+      const int kb = n - 1 + top % B;
+#pragma unroll
+      for (int i = 0; i < B; ++i) {
+        const T* const p = row_of(kb - i);
+#pragma unroll
+        for (int m = 0; m < MW; ++m) cur[i][m] = p[32 * m];
+      }
+    }
+#pragma unroll
+    for (int m0 = MW - 1; m0 >= 0; --m0) {
+      T done = T(0);
+      y[m0] *= dl[m0];
+#pragma unroll
+      for (int sb = 31; sb >= 0; sb -= B) {
+        const int kb = 32 * m0 + sb;
+        if (kb - (B - 1) >= n) continue;
+        T nxt[B][MW];
+#pragma unroll
+        for (int i = 0; i < B; ++i) {
+          const T* const p = row_of(kb - B - i);
+#pragma unroll
+          for (int m = 0; m <= m0; ++m) nxt[i][m] = p[32 * m];
+        }
+        // ld[i]: L(kb - i, c) / L(c, c) for the lane's column c; c[i][j] =
+        // L(kb - j, kb - i) / L(kb - i, kb - i), lane sb - i's ld[j]
+        T ld[B], c[B][B], z[B];
+#pragma unroll
+        for (int i = 0; i < B; ++i) ld[i] = cur[i][m0] * dl[m0];
+#pragma unroll
+        for (int i = 1; i < B; ++i)
+#pragma unroll
+          for (int j = 0; j < i; ++j) c[i][j] = __shfl_sync(kFull, ld[j], sb - i);
+#pragma unroll
+        for (int i = 0; i < B; ++i) z[i] = __shfl_sync(kFull, y[m0], sb - i);
+#pragma unroll
+        for (int i = 0; i < B; ++i) {
+#pragma unroll
+          for (int j = 0; j < i; ++j)
+            if (kb - j < n) z[i] -= c[i][j] * z[j];
+          if (lane == sb - i) done = z[i];
+        }
+#pragma unroll
+        for (int i = 0; i < B; ++i) {
+          if (kb - i >= n) continue;
+          y[m0] -= ld[i] * z[i];
+#pragma unroll
+          for (int m = 0; m < m0; ++m) y[m] -= cur[i][m] * z[i];
+        }
+#pragma unroll
+        for (int i = 0; i < B; ++i)
+#pragma unroll
+          for (int m = 0; m <= m0; ++m) cur[i][m] = nxt[i][m];
+      }
+      y[m0] = done;
     }
   }
 
   // B(:, q) <- A^{-1} B(:, q) for every q, with A = L L^T; the matrix's B at Bm
   // (the shared memory after the packed factor holds packed_slack elements).
-  // wait: as forward_packed's (the factor arriving in column panels).
-  template <bool FWD, bool BWD, int E = 1, class Wait = solve_detail::NoWait>
+  // wait: as forward_packed's (the factor arriving in column panels); BLK:
+  // as forward_packed's.
+  template <bool FWD, bool BWD, int E = 1, int BLK = 1, class Wait = solve_detail::NoWait>
   __device__ static void solve_all(const T* Lp, int n, int lane, T* Bm, std::int64_t b_rs,
                                    std::int64_t b_cs, int nrhs, const Wait& wait = {}) {
     // With panels the forward substitution computes dl panel by panel
@@ -340,8 +452,8 @@ struct WarpSolve {
         const int r = lane + 32 * m;
         y[m] = r < n ? Bq[r * b_rs] : T(0);
       }
-      if constexpr (FWD) forward_packed<E>(Lp, n, lane, dl, y, kPanels && q == 0, wait);
-      if constexpr (BWD) backward_packed<E>(Lp, n, lane, dl, y);
+      if constexpr (FWD) forward_packed<E, BLK>(Lp, n, lane, dl, y, kPanels && q == 0, wait);
+      if constexpr (BWD) backward_packed<E, BLK>(Lp, n, lane, dl, y);
 #pragma unroll
       for (int m = 0; m < MW; ++m) {
         const int r = lane + 32 * m;
