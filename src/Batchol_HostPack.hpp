@@ -412,8 +412,19 @@ inline constexpr int prefetch_distance = 2;
 // (Only up to this order: from n = 16 on, the matrices-as-lines transfers and
 // kernels are slower than memory, and the prefetches cost more than they save:
 // measured, DRAM-resident double potrf, n = 4 29 -> 22 ns per matrix, n = 8 93
-// -> 85, n = 16 unchanged, n = 32 1330 -> 1590 with them.)
-inline constexpr int prefetch_lines_max_n = 8;
+// -> 85, n = 16 unchanged, n = 32 1330 -> 1590 with them. With 16 lanes, float
+// on AVX-512, up to n = 16: a pack is then 16 matrices, more streams than the
+// hardware prefetchers follow. Zen 4, two threads, >= 256 MB, medians of four
+// alternating runs: float n = 9-16 potrf 0.59-0.97x the time, potrs
+// 0.71-0.94x, posv 0.82-1.00x; double n = 9-16 0.72-1.33x, mostly slower;
+// float n = 24-32 1.07-1.30x.)
+template <class T>
+inline constexpr int prefetch_lines_max_n =
+#if defined(BATCHOL_HOST_PREFETCH_LINES_MAX_N)  // tuning knob
+    BATCHOL_HOST_PREFETCH_LINES_MAX_N;
+#else
+    width_v<T> >= 16 ? 16 : 8;
+#endif
 
 // One cache line: by default for writing, into L1 (the transfers' lines);
 // with ToL2 for reading, into L2 only (prefetcht2: Stage::prefetch fetches
@@ -459,7 +470,7 @@ BATCHOL_HOST_INLINE void prefetch_pack(const Problem<T>& pr, std::int64_t pack, 
     const T* a = pr.a + pack * W;
     for (int i = 0; i < n; ++i)
       for (int j = 0; j <= i; ++j) __builtin_prefetch(a + i * pr.a_rs + j * pr.a_cs, 1, 3);
-  } else if ((pr.a_cs == 1 || pr.a_rs == 1) && n <= prefetch_lines_max_n) {
+  } else if ((pr.a_cs == 1 || pr.a_rs == 1) && n <= prefetch_lines_max_n<T>) {
     for (int ln = 0; ln < lanes; ++ln)
       prefetch_lines(pr.a + (pack * W + ln) * pr.a_bs, n, pr.a_rs, pr.a_cs);
   }
