@@ -192,12 +192,15 @@ struct WarpSolve {
   //   instructions win. The step reads its own L, shuffles y_k scaled by
   //   1/L(k,k), and rows it must not touch keep their value by a predicate;
   //   the block's rows are scaled once at its end.
+  //   (The MW >= 3 form measured up to 9 % slower at n = 40-48, -1 to 9 %:
+  //   perf_tests/results/h100-2026-11-24-interference/.)
   // - MW >= 3: shared memory leaves a few warps per SM, so each warp's chain
   //   sets the time (forward_blocked, backward_blocked below).
   // Neither multiplies a row it must leave by zero, so an Inf or NaN element
   // stays where substitution puts it. Reads, used or not: up to the element
-  // after the last row in the forward substitution (2 BLK at MW >= 3), up to 31 elements past it
-  // in the backward one; the caller's shared memory must hold packed_slack elements after the
+  // after the last row in the forward substitution (up to 2 BLK elements
+  // past it at MW >= 3), up to 31 elements past it in the backward one; the
+  // caller's shared memory must hold packed_slack elements after the
   // triangle.
   //
   // The forward substitution reads the factor column panel by column panel
