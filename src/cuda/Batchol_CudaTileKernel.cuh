@@ -65,6 +65,13 @@ struct Smem {
   static constexpr std::size_t bytes(int mpb) {
     return (std::size_t(mpb) * kSize + kSlack) * sizeof(T) + std::size_t(mpb) * sizeof(int);
   }
+  // Column K's buffer. The steps read it through this function, not the
+  // same expression written in place: with the address inline, the run-time
+  // step loop (NP >= 72) compiled to 27-80 more registers per thread (ptxas,
+  // CUDA 13.0: double NP = 88 227 -> 200, NP = 96 and 104 spilling at 255 ->
+  // 222 and 245; float NP = 88 / 104 / 112 185 / 225 / 240 -> 114 / 146 /
+  // 167), i.e. fewer matrices per SM (perf_tests/PERFLOG.md, 2026-11-24).
+  __device__ static T* column(T* sh, int K) { return sh + (K & 1) * NP; }
 };
 
 // Owners of column K publish it (all rows of tiles j1.., values above the
@@ -108,7 +115,7 @@ struct TileColumn {
 #pragma unroll kUnroll
       for (int kk = 0; kk < kend; ++kk) {
         const int K = B * JK + kk;
-        const T* const col = sh + (K & 1) * NP;
+        const T* const col = Smem<T, NP, false>::column(sh, K);
         const T dinv = sh[Smem<T, NP, false>::kPinv + K];
         T u[M], v[M];
 #pragma unroll
@@ -135,7 +142,7 @@ struct TileColumn {
         const bool next = kk == B - 1;
         const int t1 = next ? 0 : kk + 1;
         if (ty == t1) {
-          T* const c1 = sh + ((K + 1) & 1) * NP;
+          T* const c1 = Smem<T, NP, false>::column(sh, K + 1);
 #pragma unroll
           for (int i = JK; i < M; ++i) {
             T x = r[i][JK];
