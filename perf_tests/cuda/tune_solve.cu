@@ -241,7 +241,7 @@ void sweep(std::int64_t batch, double bw, int only) {
     if (only == 0 || only == n) sweep_n<T, 2>(n, batch, bw);
   for (int n : {65, 72, 80, 96})
     if (only == 0 || only == n) sweep_n<T, 3>(n, batch, bw);
-  for (int n : {100, 112, 128})
+  for (int n : {100, 112, 127, 128})
     if (only == 0 || only == n) sweep_n<T, 4>(n, batch, bw);
 }
 

@@ -270,6 +270,34 @@ struct WarpSolve {
     }
   }
 
+  // One block of B steps of the blocked chain, from the block's rows of L
+  // held in cur[i][m0]: ld[i] = cur[i][m0] d, this lane's multipliers; z[i],
+  // the block's B chain values, which lane src(i) starts (its y) and every
+  // lane finishes from the block's diagonal part of L (lane src(i)'s ld[j],
+  // j < i, shuffled), counting step j only where live(j); the lane src(i)
+  // keeps z[i] in done.
+  template <int B, class Src, class Live>
+  __device__ __forceinline__ static void chain_block(const T (&cur)[B][MW], int m0, T d, T y,
+                                                     int lane, T (&ld)[B], T (&z)[B], T& done,
+                                                     const Src& src, const Live& live) {
+    T c[B][B];
+#pragma unroll
+    for (int i = 0; i < B; ++i) ld[i] = cur[i][m0] * d;
+#pragma unroll
+    for (int i = 1; i < B; ++i)
+#pragma unroll
+      for (int j = 0; j < i; ++j) c[i][j] = __shfl_sync(kFull, ld[j], src(i));
+#pragma unroll
+    for (int i = 0; i < B; ++i) z[i] = __shfl_sync(kFull, y, src(i));
+#pragma unroll
+    for (int i = 0; i < B; ++i) {
+#pragma unroll
+      for (int j = 0; j < i; ++j)
+        if (live(j)) z[i] -= c[i][j] * z[j];
+      if (lane == src(i)) done = z[i];
+    }
+  }
+
   // MW >= 3: the steps go by blocks of B (forward_packed's BLK, 1 unless
   // the caller asks). Each step of a block reads the next block's L; the
   // rows of the diagonal block m0 are held scaled by 1/L(r,r), so that the
@@ -328,21 +356,10 @@ struct WarpSolve {
           for (int m = m0; m < MW; ++m) nxt[i][m] = row[m][k0 + B + i];
         // ld[i]: the lane's L(r, k0 + i) / L(r, r); c[i][j] = L(k0 + i, k0 + j) /
         // L(k0 + i, k0 + i), lane s0 + i's ld[j]
-        T ld[B], c[B][B], z[B];
-#pragma unroll
-        for (int i = 0; i < B; ++i) ld[i] = cur[i][m0] * dl[m0];
-#pragma unroll
-        for (int i = 1; i < B; ++i)
-#pragma unroll
-          for (int j = 0; j < i; ++j) c[i][j] = __shfl_sync(kFull, ld[j], s0 + i);
-#pragma unroll
-        for (int i = 0; i < B; ++i) z[i] = __shfl_sync(kFull, y[m0], s0 + i);
-#pragma unroll
-        for (int i = 0; i < B; ++i) {
-#pragma unroll
-          for (int j = 0; j < i; ++j) z[i] -= c[i][j] * z[j];
-          if (lane == s0 + i) done = z[i];
-        }
+        T ld[B], z[B];
+        chain_block(
+            cur, m0, dl[m0], y[m0], lane, ld, z, done, [&](int i) { return s0 + i; },
+            [](int) { return true; });
 #pragma unroll
         for (int i = 0; i < B; ++i) {
           y[m0] -= ld[i] * z[i];
@@ -398,22 +415,10 @@ struct WarpSolve {
         }
         // ld[i]: L(kb - i, c) / L(c, c) for the lane's column c; c[i][j] =
         // L(kb - j, kb - i) / L(kb - i, kb - i), lane sb - i's ld[j]
-        T ld[B], c[B][B], z[B];
-#pragma unroll
-        for (int i = 0; i < B; ++i) ld[i] = cur[i][m0] * dl[m0];
-#pragma unroll
-        for (int i = 1; i < B; ++i)
-#pragma unroll
-          for (int j = 0; j < i; ++j) c[i][j] = __shfl_sync(kFull, ld[j], sb - i);
-#pragma unroll
-        for (int i = 0; i < B; ++i) z[i] = __shfl_sync(kFull, y[m0], sb - i);
-#pragma unroll
-        for (int i = 0; i < B; ++i) {
-#pragma unroll
-          for (int j = 0; j < i; ++j)
-            if (kb - j < n) z[i] -= c[i][j] * z[j];
-          if (lane == sb - i) done = z[i];
-        }
+        T ld[B], z[B];
+        chain_block(
+            cur, m0, dl[m0], y[m0], lane, ld, z, done, [&](int i) { return sb - i; },
+            [&](int j) { return kb - j < n; });
 #pragma unroll
         for (int i = 0; i < B; ++i) {
           if (kb - i >= n) continue;
