@@ -72,6 +72,10 @@ void add_all() {
   add<36, float, 16, 6, 2, 1>();
   add<37, float, 16, 7, 2, 1>();
   add<38, float, 16, 8, 2, 1>();
+  // One more tile row each where the next B = 8 shape still fits: double
+  // NP = 112 (255 registers, some spilled) and float NP = 120.
+  add<39, double, 8, 14, 1, 4>();
+  add<40, float, 8, 15, 1, 4>();
 }
 
 struct Init {
