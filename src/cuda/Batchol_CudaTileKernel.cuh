@@ -81,7 +81,7 @@ template <class T, int B, int M, int K>
 __device__ __forceinline__ void publish(const T (&r)[M][M], T* sh, int tx, int ty) {
   constexpr int NP = B * M, j1 = K / B, t1 = K % B;
   if (ty == t1) {
-    T* const col = sh + (K & 1) * NP;
+    T* const col = Smem<T, NP, false>::column(sh, K);
 #pragma unroll
     for (int i = j1; i < M; ++i) col[tx + B * i] = r[i][j1];
     if (tx == t1) {

@@ -354,8 +354,8 @@ struct WarpSolve {
         for (int i = 0; i < B; ++i)
 #pragma unroll
           for (int m = m0; m < MW; ++m) nxt[i][m] = row[m][k0 + B + i];
-        // ld[i]: the lane's L(r, k0 + i) / L(r, r); c[i][j] = L(k0 + i, k0 + j) /
-        // L(k0 + i, k0 + i), lane s0 + i's ld[j]
+        // ld[i]: the lane's L(r, k0 + i) / L(r, r); chain_block's c[i][j] =
+        // L(k0 + i, k0 + j) / L(k0 + i, k0 + i), lane s0 + i's ld[j]
         T ld[B], z[B];
         chain_block(
             cur, m0, dl[m0], y[m0], lane, ld, z, done, [&](int i) { return s0 + i; },
@@ -413,8 +413,8 @@ struct WarpSolve {
 #pragma unroll
           for (int m = 0; m <= m0; ++m) nxt[i][m] = p[32 * m];
         }
-        // ld[i]: L(kb - i, c) / L(c, c) for the lane's column c; c[i][j] =
-        // L(kb - j, kb - i) / L(kb - i, kb - i), lane sb - i's ld[j]
+        // ld[i]: L(kb - i, c) / L(c, c) for the lane's column c; chain_block's
+        // c[i][j] = L(kb - j, kb - i) / L(kb - i, kb - i), lane sb - i's ld[j]
         T ld[B], z[B];
         chain_block(
             cur, m0, dl[m0], y[m0], lane, ld, z, done, [&](int i) { return sb - i; },
