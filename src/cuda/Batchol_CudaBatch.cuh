@@ -45,6 +45,9 @@ struct Batch {
   std::int64_t info_s = 0;
   bool mirror = false;     // also write the factor into the strict upper triangle
   bool fast_math = false;  // Options::fast_math: pivot roots from rsqrt (pivot_roots)
+  // Solves only (posv split into potrf and a solve): a system whose info is
+  // nonzero keeps its right-hand sides. Otherwise solves never read info.
+  bool skip_failed = false;
 };
 
 // Same test as the reference kernels: rejects <= 0, NaN and +Inf. With

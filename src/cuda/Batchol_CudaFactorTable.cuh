@@ -142,6 +142,11 @@ constexpr bool valid_table_set() {
 }
 static_assert(valid_table_set<Sm90Table>() && valid_table_set<DefaultTable>());
 
+// The solve tables' dispatch (Batchol_CudaTable.cuh, which includes this
+// file and defines it): the split posv solves through them.
+template <Mode MODE, class T>
+bool launch_solve(const Batch<T>& p, cudaStream_t stream);
+
 namespace table_detail {
 
 // Row I of TABLE: launches MODE and returns true when p.n lies in its range.
@@ -157,16 +162,18 @@ bool try_row(const Batch<T>& p, cudaStream_t s) {
       launch_group<T, e.np, e.lanes, e.warps, MODE>(p, s);
     } else if constexpr (e.kernel == Kernel::Strided) {
       static_assert(MODE != Mode::Potrf && MODE != Mode::Posv, "strided rows: solves only");
-      Batch<T> q = p;
-      q.info = nullptr;  // potrs and trsv report no info: none may stop a system
-      launch_strided_solve<T, e.np / 32, MODE, e.ahead, e.nr>(q, s);
+      launch_strided_solve<T, e.np / 32, MODE, e.ahead, e.nr>(p, s);
     } else if constexpr (e.kernel == Kernel::Staged || e.kernel == Kernel::StagedBulk) {
       static_assert(MODE != Mode::Potrf && MODE != Mode::Posv, "staged rows: solves only");
       launch_staged_solve<T, e.np / 32, MODE>(p, s, e.mpb, e.kernel == Kernel::StagedBulk);
     } else {
       static_assert(MODE == Mode::Potrf || MODE == Mode::Posv, "tile and panel rows: factor");
-      // A split posv: this row's potrf, then the strided solve on the
-      // systems it factored (their info is set by then).
+      // A split posv: this row's potrf, then potrs as the solve tables
+      // name it, on the systems it factored (their info is set by then).
+      // Why the tables: with the fixed strided solve it used before, posv
+      // took 1.05-1.10 times as long as potrf then potrs (H100, batch 10^4:
+      // double n = 100 LayoutRight 115 ns against 80 + 25; now 110).
+      // perf_tests/PERFLOG.md, 2026-11-24, twentieth session.
       constexpr bool split = MODE == Mode::Posv && e.posv == PosvSolve::Split;
       constexpr bool reg = MODE == Mode::Posv && e.posv == PosvSolve::Registers;
       const int mpb = MODE == Mode::Posv ? e.posv_mpb : e.mpb;
@@ -174,7 +181,11 @@ bool try_row(const Batch<T>& p, cudaStream_t s) {
         launch_panel<T, e.lanes, e.by, e.nb, e.np / e.nb, e.minb>(p, s, mpb);
       else
         launch_tile<T, e.lanes, e.np / e.lanes, e.minb, split ? Mode::Potrf : MODE, reg>(p, s, mpb);
-      if constexpr (split) launch_strided_tuned<Mode::Potrs>(p, s, true);
+      if constexpr (split) {
+        Batch<T> q = p;
+        q.skip_failed = true;
+        launch_solve<Mode::Potrs>(q, s);
+      }
     }
     return true;
   }

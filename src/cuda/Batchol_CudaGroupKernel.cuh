@@ -230,6 +230,10 @@ __global__ void __launch_bounds__(WARPS * 32)
   }
 
   int fail = 0;  // first failing column, 1-based (uniform over the group)
+  // The split posv's solve: a system whose factorization failed keeps B.
+  if constexpr (!factors_v<MODE>) {
+    if (p.skip_failed && live && p.info[mat * p.info_s] != 0) fail = 1;
+  }
   if constexpr (factors_v<MODE>) {
     T* const buf = colbuf + g * STRIDE;
     FactorStep<T, NP, G, MPB * STRIDE, 0>::run(r, dinv, buf, t, n, p.fast_math, fail);

@@ -183,6 +183,10 @@ __global__ void __launch_bounds__(staged_threads, (staged_min_blocks<T, MW, BULK
                             p.a + (s0 + sys) * p.a_bs + r * p.a_rs + c * p.a_cs, sizeof(T));
   };
   constexpr bool FWD = MODE != Mode::TrsvT, BWD = MODE != Mode::TrsvN;
+  // The split posv: a system whose factorization failed keeps B. Its warp
+  // still waits for the copies (the block must not end with copies into
+  // its shared memory in flight).
+  const bool skip = warp < here && p.skip_failed && p.info[(s0 + warp) * p.info_s] != 0;
   // Warp w solves system w (w < here).
   const auto solve = [&](const auto& wait) {
     const std::int64_t s = s0 + warp;
@@ -244,8 +248,10 @@ __global__ void __launch_bounds__(staged_threads, (staged_min_blocks<T, MW, BULK
     __pipeline_commit();
     if constexpr (PANELS) {
       // No block barrier: the solving warps wait on the panels' mbarriers.
-      if (warp >= here) {  // the whole warp
+      if (warp >= here || skip) {  // the whole warp
         __pipeline_wait_prior(0);
+        if (skip)
+          for (int P = 0; P < np; ++P) staged_detail::wait_phase0(bar0 + 8 * P);
         return;
       }
       solve([np, pw, bar0](int P) {
@@ -315,7 +321,7 @@ __global__ void __launch_bounds__(staged_threads, (staged_min_blocks<T, MW, BULK
     __pipeline_wait_prior(0);
   }
   __syncthreads();
-  if (warp >= here) return;  // the whole warp
+  if (warp >= here || skip) return;  // the whole warp
   solve(solve_detail::NoWait{});
 }
 

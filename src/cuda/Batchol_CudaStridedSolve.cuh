@@ -149,9 +149,8 @@ __global__ void __launch_bounds__(strided_solve_warps * 32)
   const std::int64_t s = w / g;
   if (s >= p.batch) return;  // the whole warp: w is warp-uniform
   // After posv's factorization (the table's split posv): a system whose
-  // factorization failed keeps its right-hand sides (launch_strided_tuned
-  // passes info only then).
-  if (p.info != nullptr && p.info[s * p.info_s] != 0) return;
+  // factorization failed keeps its right-hand sides.
+  if (p.skip_failed && p.info[s * p.info_s] != 0) return;
   const int q0 = int(w % g) * NR;
   const int n = p.n;
   const Factor<T> L{p.a + s * p.a_bs, p.a_rs, p.a_cs};
@@ -208,20 +207,18 @@ void launch_strided_solve(const Batch<T>& p, cudaStream_t stream) {
   });
 }
 
-// The strided warp solve with fixed shapes, for the split posv (the
-// factorization table's potrf, then this on the systems it factored; potrs
-// and trsv read the solve tables instead): one right-hand side, each warp
+// The strided warp solve with fixed shapes (the tuning tool's split posv
+// candidates; the library's split posv and its potrs and trsv read the solve
+// tables instead): one right-hand side, each warp
 // reads 4 steps of L ahead (more loads in flight); several, each warp solves 4
 // columns at once, reading 2 steps ahead, so each read of L serves 4 columns
 // (perf_tests/cuda/tune_solve.cu; H100, double, n = 72 LayoutRight: nrhs 1
 // 19.2 -> 16.4 ns; n = 100, nrhs 8: 126 -> 88 ns LayoutRight, 357 -> 151 ns
-// LayoutLeft). Only the split posv (`skip_failed`) hands the kernel the
-// batch's info, so that it skips the systems whose factorization failed;
-// potrs and trsv report no info, and whatever info array their Batch carries
-// must not stop them (the tuning tool's Batches carry one in every mode).
+// LayoutLeft). `skip_failed`: the systems whose factorization failed keep
+// their right-hand sides (Batch::skip_failed).
 template <Mode MODE, class T>
 void launch_strided_tuned(Batch<T> p, cudaStream_t stream, bool skip_failed = false) {
-  if (!skip_failed) p.info = nullptr;
+  p.skip_failed = skip_failed;
   const bool one = p.nrhs == 1;
   if constexpr (BATCHOL_CUDA_MAX_N > 32) {
     if (p.n <= 64) {

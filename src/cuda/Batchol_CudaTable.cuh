@@ -1,8 +1,8 @@
 // Which kernel runs which operation and order n. potrf and posv: the
 // factorization table (Batchol_CudaFactorTable.cuh: on sm_90 the rows the
 // tuning tool wrote, elsewhere a robust default), whose rows also say how
-// posv solves (inside the kernel, or split into potrf and the strided
-// solve). The solve-only modes (potrs, trsv): the solve tables, one for a single
+// posv solves (inside the kernel, or split into potrf and the solve
+// tables' potrs). The solve-only modes (potrs, trsv): the solve tables, one for a single
 // right-hand side (trsv too) and one for several, each naming per order the
 // group kernel (lanes per matrix, Batchol_CudaGroupKernel.cuh) or the strided
 // warp solve (a warp per right-hand side, Batchol_CudaStridedSolve.cuh) with
