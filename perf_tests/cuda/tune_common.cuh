@@ -66,13 +66,20 @@ Cand<T> make_cand() {
   return c;
 }
 
+// posv's solve after a factorization candidate, as the library's split
+// posv runs it: potrs through the solve tables, leaving the systems whose
+// factorization failed alone. Defined in tune_table.cu, which compiles the
+// tables (double in its part 0, float in part 1).
+template <class T>
+void split_solve(const Batch<T>& p, cudaStream_t s);
+
 // The tile kernel with a fixed number of matrices per block (MPB), as a
-// plain function pointer; SPLIT: posv as potrf, then the strided solve.
+// plain function pointer; SPLIT: posv as potrf, then split_solve.
 template <class T, int B, int M, int MINB, int MPB, Mode MODE, bool SPLIT = false>
 void launch_tile_fixed(const Batch<T>& p, cudaStream_t s) {
   using namespace batchol::cuda;
   launch_tile<T, B, M, MINB, SPLIT ? Mode::Potrf : MODE>(p, s, MPB);
-  if constexpr (SPLIT) launch_strided_tuned<Mode::Potrs>(p, s, true);
+  if constexpr (SPLIT) split_solve(p, s);
 }
 
 template <class T, int B, int M, int MINB, int MPB>
@@ -91,7 +98,7 @@ Cand<T> make_tile_cand() {
 }
 
 // The same instantiation's posv solved another way (HOW: Split into potrf
-// and the strided solve, or Registers, from the register tiles), named
+// and split_solve, or Registers, from the register tiles), named
 // "...,POSV=split>" or "...,POSV=reg>" and timed for posv only.
 template <class T, int B, int M, int MINB, int MPB>
 void launch_tile_reg(const Batch<T>& p, cudaStream_t s) {
@@ -114,12 +121,11 @@ Cand<T> make_tile_posv_twin() {
 }
 
 // The panel kernel (left-looking, NB-column panels; posv is it followed by
-// the strided solve, as in the table) with a fixed number of matrices per
-// block.
+// split_solve, as in the table) with a fixed number of matrices per block.
 template <class T, int BX, int BY, int NB, int KP, int MINB, int MPB, Mode MODE>
 void launch_panel_fixed(const Batch<T>& p, cudaStream_t s) {
   batchol::cuda::launch_panel<T, BX, BY, NB, KP, MINB>(p, s, MPB);
-  if constexpr (MODE == Mode::Posv) batchol::cuda::launch_strided_tuned<Mode::Potrs>(p, s, true);
+  if constexpr (MODE == Mode::Posv) split_solve(p, s);
 }
 
 template <class T, int BX, int BY, int NB, int KP, int MINB, int MPB>
@@ -139,13 +145,11 @@ Cand<T> make_panel_cand() {
   return c;
 }
 
-// The strided warp solve as the solve-only modes' candidate. Its info
-// pointer is cleared, as the solve tables do: potrs and trsv report no info.
+// The strided warp solve as the solve-only modes' candidate (potrs and trsv
+// report no info; with Batch::skip_failed off they never read it).
 template <class T, int MW, int U, int NR, Mode MODE>
 void launch_strided_fixed(const Batch<T>& p, cudaStream_t s) {
-  Batch<T> q = p;
-  q.info = nullptr;
-  batchol::cuda::launch_strided_solve<T, MW, MODE, U, NR>(q, s);
+  batchol::cuda::launch_strided_solve<T, MW, MODE, U, NR>(p, s);
 }
 
 template <class T, int MW, int U, int NR>

@@ -4,7 +4,8 @@
 // "default_table", every mode through the rows other architectures use
 // (DefaultTable, DefaultSolveTable), so an sm_90 run checks them too.
 // -DTUNE_PART=0 builds the double table, 1 the float one, 2 and 3 the default
-// rows in double and float (in parallel).
+// rows in double and float (in parallel). Parts 0 and 1 also hold the
+// candidates' split_solve (tune_common.cuh).
 #include "tune_common.cuh"
 
 #include "cuda/Batchol_CudaTable.cuh"
@@ -93,4 +94,20 @@ struct Init {
 } init;
 
 }  // namespace
+
+template <class T>
+void split_solve(const Batch<T>& p, cudaStream_t s) {
+  Batch<T> q = p;
+  q.skip_failed = true;
+  if (!batchol::cuda::launch_solve<Mode::Potrs>(q, s)) {
+    std::fprintf(stderr, "split_solve: no solve kernel for n = %d\n", p.n);
+    std::exit(3);
+  }
+}
+#if TUNE_PART == 0
+template void split_solve<double>(const Batch<double>&, cudaStream_t);
+#elif TUNE_PART == 1
+template void split_solve<float>(const Batch<float>&, cudaStream_t);
+#endif
+
 }  // namespace tune

@@ -207,37 +207,6 @@ void launch_strided_solve(const Batch<T>& p, cudaStream_t stream) {
   });
 }
 
-// The strided warp solve with fixed shapes (the tuning tool's split posv
-// candidates; the library's split posv and its potrs and trsv read the solve
-// tables instead): one right-hand side, each warp
-// reads 4 steps of L ahead (more loads in flight); several, each warp solves 4
-// columns at once, reading 2 steps ahead, so each read of L serves 4 columns
-// (perf_tests/cuda/tune_solve.cu; H100, double, n = 72 LayoutRight: nrhs 1
-// 19.2 -> 16.4 ns; n = 100, nrhs 8: 126 -> 88 ns LayoutRight, 357 -> 151 ns
-// LayoutLeft). `skip_failed`: the systems whose factorization failed keep
-// their right-hand sides (Batch::skip_failed).
-template <Mode MODE, class T>
-void launch_strided_tuned(Batch<T> p, cudaStream_t stream, bool skip_failed = false) {
-  p.skip_failed = skip_failed;
-  const bool one = p.nrhs == 1;
-  if constexpr (BATCHOL_CUDA_MAX_N > 32) {
-    if (p.n <= 64) {
-      one ? launch_strided_solve<T, 2, MODE, 4, 1>(p, stream)
-          : launch_strided_solve<T, 2, MODE, 2, 4>(p, stream);
-      return;
-    }
-  }
-  if constexpr (BATCHOL_CUDA_MAX_N > 64) {
-    if (p.n <= 96) {
-      one ? launch_strided_solve<T, 3, MODE, 4, 1>(p, stream)
-          : launch_strided_solve<T, 3, MODE, 2, 4>(p, stream);
-    } else {
-      one ? launch_strided_solve<T, 4, MODE, 4, 1>(p, stream)
-          : launch_strided_solve<T, 4, MODE, 2, 4>(p, stream);
-    }
-  }
-}
-
 }  // namespace batchol::cuda
 
 #endif
