@@ -99,10 +99,7 @@ template <class T>
 void split_solve(const Batch<T>& p, cudaStream_t s) {
   Batch<T> q = p;
   q.skip_failed = true;
-  if (!batchol::cuda::launch_solve<Mode::Potrs>(q, s)) {
-    std::fprintf(stderr, "split_solve: no solve kernel for n = %d\n", p.n);
-    std::exit(3);
-  }
+  table_launch<T, Mode::Potrs>(q, s);
 }
 #if TUNE_PART == 0
 template void split_solve<double>(const Batch<double>&, cudaStream_t);
