@@ -122,12 +122,18 @@ BATCHOL_HOST_INLINE void run_packs(const Problem<T>& pr, std::int64_t p, int n, 
   }
 }
 
-// Packs jammed together by the unwound kernels: two while the triangles fit
-// the registers; one above, where the spilled triangle already gives the
-// out-of-order core enough independent work (measured: no gain from two at
-// n = 16, twice the code).
+// Packs jammed together by the unwound kernels (the unstaged transfers:
+// LayoutRight and strided batches, LayoutLeft below n = 9): two up to
+// n = 15, so that one pack's pivot chain (square root, division) runs while
+// the other's updates issue; one at n = 16, where two measured no faster.
+// Zen 5, one core, 8 MB batches in cache, against one pack up to n = 15:
+// LayoutRight double potrf/posv/potrs n = 9-15 0.82-0.91x the time, float
+// 0.86-0.97x; from memory (two threads, >= 256 MB) double 0.85-1.01x; at
+// n = 16 double potrf 1.06x, posv 0.97x
+// (perf_tests/results/host-epyc-zen5-2core-2026-11-24/jam/). Twice the code
+// for those orders.
 template <int N>
-inline constexpr int unwound_jam = N <= 8 ? 2 : 1;
+inline constexpr int unwound_jam = N <= 15 ? 2 : 1;
 
 // A chunk of consecutive packs per parallel_for index: the threads' unit of
 // work. N > 0: unwound kernels with the packs on the stack (registers); N == 0:

@@ -370,7 +370,8 @@ template <class T>
 void batch_sizes() {
   for_each_space([](auto exec, const char* space) {
     for (int batch : {1, W<T> - 1, W<T> + 1, 3 * W<T> + 5, 1003})
-      for (int n : {1, 4, 7, 16, 17, 40})
+      // 9 and 13: two packs per unwound call (odd pack counts included)
+      for (int n : {1, 4, 7, 9, 13, 16, 17, 40})
         for (Lay lay : {Lay::Left, Lay::Right, Lay::Strided}) {
           check_factor<T>(exec, space, n, batch, lay, lay, Uplo::Lower, -1);
           check_factor<T>(exec, space, n, batch, lay, lay, Uplo::Upper, 2);
