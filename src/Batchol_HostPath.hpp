@@ -122,14 +122,14 @@ BATCHOL_HOST_INLINE void run_packs(const Problem<T>& pr, std::int64_t p, int n, 
   }
 }
 
-// Packs jammed together by the unwound kernels (the unstaged transfers:
-// LayoutRight and strided batches, LayoutLeft below n = 9): two up to
-// n = 15, so that one pack's pivot chain (square root, division) runs while
-// the other's updates issue; one at n = 16, where two measured no faster.
-// Zen 5, one core, 8 MB batches in cache, against one pack up to n = 15:
-// LayoutRight double potrf/posv/potrs n = 9-15 0.82-0.91x the time, float
-// 0.86-0.97x; from memory (two threads, >= 256 MB) double 0.85-1.01x; at
-// n = 16 double potrf 1.06x, posv 0.97x
+// Packs jammed together by the unwound kernels: two up to n = 15, so that
+// one pack's pivot chain (square root, division) runs while the other's
+// updates issue; one at n = 16, where two measured no faster. Zen 5, one
+// core, 8 MB batches in cache, against one pack up to n = 15: LayoutRight
+// double potrf/posv/potrs n = 9-15 0.82-0.91x the time, float 0.86-0.97x;
+// staged LayoutLeft potrf/posv double 0.86-0.98x, float 0.90-1.03x (its
+// solves alone stay at one pack: no faster); from memory (two threads,
+// >= 256 MB) double 0.85-1.03x; at n = 16 double potrf 1.06x, posv 0.97x
 // (perf_tests/results/host-epyc-zen5-2core-2026-11-24/jam/). Twice the code
 // for those orders.
 template <int N>
@@ -180,48 +180,74 @@ struct HostFunctor {
   }
 
   // Packs [p0, p1), all full, through the thread's stage (Batchol_HostStage.hpp);
-  // the `next` packs after p1 are prefetched meanwhile.
+  // the `next` packs after p1 are prefetched meanwhile. The stage holds its
+  // packs one after the other, as the jammed kernels take them: unwound_jam
+  // packs per call, and an odd last one alone.
   void run_staged(std::int64_t p0, std::int64_t p1, std::int64_t next) const {
-    using K = std::conditional_t<(N > 0), Unwound<T, N, 1>, Blocked<T>>;
-    static_assert(K::jam == 1, "a stage holds one pack per kernel call");
-    constexpr bool rhs = !std::is_same_v<Op, PotrfOp>;
-    const int n = pr.n;
+    constexpr int J = N > 0 && factors_v<Op> ? unwound_jam<N> : 1;
+    using K = std::conditional_t<(N > 0), Unwound<T, N, J>, Blocked<T>>;
+    using K1 = std::conditional_t<(N > 0), Unwound<T, N, 1>, Blocked<T>>;
     const std::int64_t count = p1 - p0;
     Stage<T>& stage = thread_stage<T>();
     stage.reserve(pr, count);
-    stage.in(pr, p0, count, rhs);
-    const std::unique_ptr<V[]> buffer(new V[2 * std::ptrdiff_t(n)]);
-    V* rdiag = buffer.get();
-    V* x = rdiag + n;
-    for (std::int64_t q = 0; q < count; ++q) {
-      if (next > 0) stage.prefetch(pr, p1, next, rhs, q, count);
-      V* l = stage.a(q);
-      if constexpr (factors_v<Op>) {
-        M info = splat_mask<T>(0);
-        K::template potrf<Fast>(n, l, rdiag, &info);
-        const M ok = info == splat_mask<T>(0);
-        stage.ok(q) = ok;
-        if constexpr (std::is_same_v<Op, PosvOp>) {
-          for (int c = 0; c < pr.nrhs; ++c) {
-            V* b = stage.x(q, c, n);
-            for (int i = 0; i < n; ++i) x[i] = b[i];
-            K::template forward<true>(n, l, rdiag, x);
-            K::template backward<true>(n, l, rdiag, x);
-            for (int i = 0; i < n; ++i) b[i] = select(ok, x[i], b[i]);
+    stage.in(pr, p0, count, !std::is_same_v<Op, PotrfOp>);
+    const std::unique_ptr<V[]> buffer(new V[2 * std::ptrdiff_t(J) * pr.n]);
+    std::int64_t q = 0;
+    for (; q + J <= count; q += J) staged_packs<K>(stage, p0, q, p1, next, buffer.get());
+    for (; q < count; ++q) staged_packs<K1>(stage, p0, q, p1, next, buffer.get());
+    stage.out(pr, p0, count, factors_v<Op>, !std::is_same_v<Op, PotrfOp>, streamed);
+  }
+
+  // Staged packs q .. q + K::jam - 1 of the chunk starting at pack p0 (the
+  // stage's q is the batch's pack p0 + q); buffer: rdiag, then x, K::jam * n
+  // vectors each.
+  template <class K>
+  void staged_packs(Stage<T>& stage, std::int64_t p0, std::int64_t q, std::int64_t p1,
+                    std::int64_t next, V* buffer) const {
+    constexpr int J = K::jam;
+    constexpr bool rhs = !std::is_same_v<Op, PotrfOp>;
+    const int n = pr.n;
+    const std::int64_t count = p1 - p0;
+    V* rdiag = buffer;
+    V* x = buffer + std::ptrdiff_t(J) * n;
+    if (next > 0)
+      for (int j = 0; j < J; ++j) stage.prefetch(pr, p1, next, rhs, q + j, count);
+    V* l = stage.a(q);  // the J triangles, one after the other
+    if constexpr (factors_v<Op>) {
+      M info[J], ok[J];
+      for (int j = 0; j < J; ++j) info[j] = splat_mask<T>(0);
+      K::template potrf<Fast>(n, l, rdiag, info);
+      for (int j = 0; j < J; ++j) {
+        ok[j] = info[j] == splat_mask<T>(0);
+        stage.ok(q + j) = ok[j];
+        Pack<T>(pr, p0 + q + j).store_info(info[j]);
+      }
+      if constexpr (std::is_same_v<Op, PosvOp>) {
+        for (int c = 0; c < pr.nrhs; ++c) {
+          for (int j = 0; j < J; ++j) {
+            const V* b = stage.x(q + j, c, n);
+            for (int i = 0; i < n; ++i) x[j * n + i] = b[i];
+          }
+          K::template forward<true>(n, l, rdiag, x);
+          K::template backward<true>(n, l, rdiag, x);
+          for (int j = 0; j < J; ++j) {
+            V* b = stage.x(q + j, c, n);
+            for (int i = 0; i < n; ++i) b[i] = select(ok[j], x[j * n + i], b[i]);
           }
         }
-        Pack<T>(pr, p0 + q).store_info(info);
-      } else {
-        for (int c = 0; c < pr.nrhs; ++c) {
-          V* b = stage.x(q, c, n);
-          if constexpr (!std::is_same_v<Op, TrsvOp<TransposeTag>>)
-            K::template forward<false>(n, l, rdiag, b);
-          if constexpr (!std::is_same_v<Op, TrsvOp<NoTransposeTag>>)
-            K::template backward<false>(n, l, rdiag, b);
-        }
+      }
+    } else {
+      // The solves alone, one pack per call (two measured no faster), in place.
+      static_assert(J == 1, "potrs and trsv take one staged pack per call");
+      (void)x;
+      for (int c = 0; c < pr.nrhs; ++c) {
+        V* b = stage.x(q, c, n);
+        if constexpr (!std::is_same_v<Op, TrsvOp<TransposeTag>>)
+          K::template forward<false>(n, l, rdiag, b);
+        if constexpr (!std::is_same_v<Op, TrsvOp<NoTransposeTag>>)
+          K::template backward<false>(n, l, rdiag, b);
       }
     }
-    stage.out(pr, p0, count, factors_v<Op>, rhs, streamed);
   }
 
   void work(const Problem<T>& p, std::int64_t begin, std::int64_t end) const {

@@ -6,7 +6,7 @@ def load(f):
         if b.get('aggregate_name')!='median': continue
         p=b['name'].split('/')
         if p[1]!='batchol_host': continue
-        out[(p[0],p[3],int(p[4].split(':')[1]))]=(b['ns_per_matrix'],b['pct_roofline'])
+        out[(p[0]+' '+p[2],p[3],int(p[4].split(':')[1]))]=(b['ns_per_matrix'],b['pct_roofline'])
     return out
 d,a,b=sys.argv[1],sys.argv[2],sys.argv[3]
 import glob
