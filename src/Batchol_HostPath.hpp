@@ -143,6 +143,7 @@ struct HostFunctor {
   static_assert(W == width_v<T>, "W only names the vector width in the symbol");
   using V = vec_t<T>;
   using M = mask_t<T>;
+  static constexpr bool has_rhs = !std::is_same_v<Op, PotrfOp>;
 
   Problem<T> pr;
   std::int64_t npacks;
@@ -190,12 +191,12 @@ struct HostFunctor {
     const std::int64_t count = p1 - p0;
     Stage<T>& stage = thread_stage<T>();
     stage.reserve(pr, count);
-    stage.in(pr, p0, count, !std::is_same_v<Op, PotrfOp>);
+    stage.in(pr, p0, count, has_rhs);
     const std::unique_ptr<V[]> buffer(new V[2 * std::ptrdiff_t(J) * pr.n]);
     std::int64_t q = 0;
     for (; q + J <= count; q += J) staged_packs<K>(stage, p0, q, p1, next, buffer.get());
     for (; q < count; ++q) staged_packs<K1>(stage, p0, q, p1, next, buffer.get());
-    stage.out(pr, p0, count, factors_v<Op>, !std::is_same_v<Op, PotrfOp>, streamed);
+    stage.out(pr, p0, count, factors_v<Op>, has_rhs, streamed);
   }
 
   // Staged packs q .. q + K::jam - 1 of the chunk starting at pack p0 (the
@@ -205,13 +206,11 @@ struct HostFunctor {
   void staged_packs(Stage<T>& stage, std::int64_t p0, std::int64_t q, std::int64_t p1,
                     std::int64_t next, V* buffer) const {
     constexpr int J = K::jam;
-    constexpr bool rhs = !std::is_same_v<Op, PotrfOp>;
     const int n = pr.n;
     const std::int64_t count = p1 - p0;
     V* rdiag = buffer;
-    V* x = buffer + std::ptrdiff_t(J) * n;
     if (next > 0)
-      for (int j = 0; j < J; ++j) stage.prefetch(pr, p1, next, rhs, q + j, count);
+      for (int j = 0; j < J; ++j) stage.prefetch(pr, p1, next, has_rhs, q + j, count);
     V* l = stage.a(q);  // the J triangles, one after the other
     if constexpr (factors_v<Op>) {
       M info[J], ok[J];
@@ -223,6 +222,7 @@ struct HostFunctor {
         Pack<T>(pr, p0 + q + j).store_info(info[j]);
       }
       if constexpr (std::is_same_v<Op, PosvOp>) {
+        V* x = buffer + std::ptrdiff_t(J) * n;
         for (int c = 0; c < pr.nrhs; ++c) {
           for (int j = 0; j < J; ++j) {
             const V* b = stage.x(q + j, c, n);
@@ -239,7 +239,6 @@ struct HostFunctor {
     } else {
       // The solves alone, one pack per call (two measured no faster), in place.
       static_assert(J == 1, "potrs and trsv take one staged pack per call");
-      (void)x;
       for (int c = 0; c < pr.nrhs; ++c) {
         V* b = stage.x(q, c, n);
         if constexpr (!std::is_same_v<Op, TrsvOp<TransposeTag>>)

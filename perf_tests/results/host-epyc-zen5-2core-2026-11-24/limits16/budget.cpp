@@ -1,10 +1,11 @@
 // Archived probe (not built by CMake): what a LayoutRight potrf pack costs in
 // its parts, data in L1/L2, TSC cycles per matrix, double, n = 16, 24, 32:
-// the line transfers in (load_out, the out-of-line copy the library calls above n = 8: row chunks + 8 x 8 transposes) and out
-// (store_out: transposes + masked stores), and the kernel alone (Unwound
+// the line transfers in (load_out, the out-of-line copy the library calls above n = 8: row chunks +
+// 8 x 8 transposes) and out (store_out: transposes + masked stores), and the kernel alone (Unwound
 // at n = 16, Blocked above) on a pack copied from a pristine one (the copy
 // timed alone and subtracted). To set beside the cache-resident benchmark.
-// Compile: g++ -O3 -march=native -std=c++17 -I../../../../src (from this folder) -I$KOKKOS_INCLUDE budget.cpp
+// Compile: g++ -O3 -march=native -std=c++17 -I../../../../src (from this folder) -I$KOKKOS_INCLUDE
+// budget.cpp
 #include <x86intrin.h>
 #include <Batchol_HostBlocked.hpp>
 #include <Batchol_HostPack.hpp>
@@ -49,29 +50,39 @@ void run() {
   if (pk.a_access != Access::Lines) std::puts("not the lines transfer");
   pk.load_lower(n, src.data());
   const int reps = 200000 / (n * n) + 100;
-  const double in = median_cycles([&] {
-    pk.load_out(n, l.data());
-    asm volatile("" ::"r"(l.data()) : "memory");
-  }, reps);
-  const double out = median_cycles([&] {
-    pk.store_out(n, l.data(), splat_mask<T>(-1), false);
-    asm volatile("" ::"r"(a.data()) : "memory");
-  }, reps);
-  const double copy = median_cycles([&] {
-    std::memcpy(l.data(), src.data(), E * sizeof(V));
-    asm volatile("" ::"r"(l.data()) : "memory");
-  }, reps);
-  const double kern = median_cycles([&] {
-    std::memcpy(l.data(), src.data(), E * sizeof(V));
-    M info = splat_mask<T>(0);
-    if constexpr (N <= 16)
-      Unwound<T, N, 1>::template potrf<false>(n, l.data(), rd.data(), &info);
-    else
-      Blocked<T>::template potrf<false>(n, l.data(), rd.data(), &info);
-    asm volatile("" ::"r"(l.data()) : "memory");
-  }, reps);
-  std::printf("n=%2d  in %6.1f  out %6.1f  kernel %6.1f (with its copy %6.1f, copy %5.1f)  sum %6.1f TSC cycles per matrix\n",
-              n, in, out, kern - copy, kern, copy, in + out + kern - copy);
+  const double in = median_cycles(
+      [&] {
+        pk.load_out(n, l.data());
+        asm volatile("" ::"r"(l.data()) : "memory");
+      },
+      reps);
+  const double out = median_cycles(
+      [&] {
+        pk.store_out(n, l.data(), splat_mask<T>(-1), false);
+        asm volatile("" ::"r"(a.data()) : "memory");
+      },
+      reps);
+  const double copy = median_cycles(
+      [&] {
+        std::memcpy(l.data(), src.data(), E * sizeof(V));
+        asm volatile("" ::"r"(l.data()) : "memory");
+      },
+      reps);
+  const double kern = median_cycles(
+      [&] {
+        std::memcpy(l.data(), src.data(), E * sizeof(V));
+        M info = splat_mask<T>(0);
+        if constexpr (N <= 16)
+          Unwound<T, N, 1>::template potrf<false>(n, l.data(), rd.data(), &info);
+        else
+          Blocked<T>::template potrf<false>(n, l.data(), rd.data(), &info);
+        asm volatile("" ::"r"(l.data()) : "memory");
+      },
+      reps);
+  std::printf(
+      "n=%2d  in %6.1f  out %6.1f  kernel %6.1f (with its copy %6.1f, copy %5.1f)  sum %6.1f TSC "
+      "cycles per matrix\n",
+      n, in, out, kern - copy, kern, copy, in + out + kern - copy);
 }
 
 int main() {
