@@ -4,8 +4,9 @@
 // pack is factored/solved by straight-line vector code (Batchol_HostUnwound.hpp
 // for n <= 16, Batchol_HostBlocked.hpp above), and the packs are spread over
 // the execution space's threads in chunks. Lemaitre & Lacassagne (2016).
-// LayoutLeft chunks from n = 9 on (n = 5 where a power-of-two batch crowds the
-// L2) are first staged pack-major (Batchol_HostStage.hpp).
+// LayoutLeft chunks of batches from memory from n = 9 on (n = 5 where a
+// power-of-two batch crowds the L2) are first staged pack-major
+// (Batchol_HostStage.hpp); cache-resident ones are read in place.
 //
 // Options::fast_math lets potrf/posv use an approximate inverse square root
 // refined by Goldschmidt steps instead of sqrt and divisions (see
@@ -122,25 +123,35 @@ BATCHOL_HOST_INLINE void run_packs(const Problem<T>& pr, std::int64_t p, int n, 
   }
 }
 
-// Packs jammed together by the unwound kernels: two up to n = 15, so that
-// one pack's pivot chain (square root, division) runs while the other's
-// updates issue; one at n = 16, where two measured no faster. Zen 5, one
-// core, 8 MB batches in cache, against one pack up to n = 15: LayoutRight
-// double potrf/posv/potrs n = 9-15 0.82-0.91x the time, float 0.86-0.97x;
-// staged LayoutLeft potrf/posv double 0.86-0.98x, float 0.90-1.03x (its
-// solves alone stay at one pack: no faster); from memory (two threads,
-// >= 256 MB) double 0.85-1.03x; at n = 16 double potrf 1.06x, posv 0.97x
-// (perf_tests/results/host-epyc-zen5-2core-2026-11-24/jam/). Twice the code
-// for those orders.
+// Packs jammed together by the unwound kernels, so that one pack's pivot
+// chain (square root, division) runs while the others' updates issue: four
+// for n = 8-11, two for n <= 7 and up to 15, one at n = 16, where two
+// measured no faster. Zen 5, kernel alone in L1, TSC cycles per matrix,
+// double, one / two / four packs: n = 6 13.9 / 14.6 / 9.3, n = 9 40.3 /
+// 24.1 / 15.7, n = 11 50.3 / 29.2 / 25.1, n = 13 60.3 / 41.0 / 39.5, n = 15
+// 67.5 / 53.5 / 59.7 (perf_tests/results/host-epyc-zen5-2core-2026-11-24/jam4/).
+// At n = 5-7 four packs only for cache-resident batches (unwound_jam_resident):
+// in cache 0.79-0.85x the time of two on LayoutLeft, but LayoutLeft from
+// memory 1.1-2.0x. The jam costs code: each order's kernels are J copies.
 template <int N>
-inline constexpr int unwound_jam = N <= 15 ? 2 : 1;
+inline constexpr int unwound_jam = N >= 8 && N <= 11 ? 4
+                                   : N <= 15         ? 2
+                                                     : 1;
+template <int N>
+inline constexpr int unwound_jam_resident = N >= 5 && N <= 11 ? 4 : unwound_jam<N>;
+
+// Chunks hold whole groups of the largest jam, so that a jammed call never
+// reaches into the next chunk's packs.
+inline constexpr int max_jam = 4;
 
 // A chunk of consecutive packs per parallel_for index: the threads' unit of
 // work. N > 0: unwound kernels with the packs on the stack (registers); N == 0:
 // blocked kernels with the pack in a buffer allocated once per chunk.
-template <class Op, class T, int N, bool Fast, int W = width_v<T>>
+// Jam: packs per unwound call (N > 0).
+template <class Op, class T, int N, bool Fast, int Jam, int W = width_v<T>>
 struct HostFunctor {
   static_assert(W == width_v<T>, "W only names the vector width in the symbol");
+  static_assert(max_jam % Jam == 0, "a chunk holds whole jammed calls");
   using V = vec_t<T>;
   using M = mask_t<T>;
   static constexpr bool has_rhs = !std::is_same_v<Op, PotrfOp>;
@@ -182,10 +193,10 @@ struct HostFunctor {
 
   // Packs [p0, p1), all full, through the thread's stage (Batchol_HostStage.hpp);
   // the `next` packs after p1 are prefetched meanwhile. The stage holds its
-  // packs one after the other, as the jammed kernels take them: unwound_jam
-  // packs per call, and an odd last one alone.
+  // packs one after the other, as the jammed kernels take them: Jam
+  // packs per call, and the last few, if fewer, one by one.
   void run_staged(std::int64_t p0, std::int64_t p1, std::int64_t next) const {
-    constexpr int J = N > 0 && factors_v<Op> ? unwound_jam<N> : 1;
+    constexpr int J = N > 0 && factors_v<Op> ? Jam : 1;
     using K = std::conditional_t<(N > 0), Unwound<T, N, J>, Blocked<T>>;
     using K1 = std::conditional_t<(N > 0), Unwound<T, N, 1>, Blocked<T>>;
     const std::int64_t count = p1 - p0;
@@ -251,7 +262,7 @@ struct HostFunctor {
 
   void work(const Problem<T>& p, std::int64_t begin, std::int64_t end) const {
     if constexpr (N > 0) {
-      using K = Unwound<T, N, unwound_jam<N>>;
+      using K = Unwound<T, N, Jam>;
       V l[K::jam * K::E], rdiag[K::jam * N], x[K::jam * N];
       for (std::int64_t q = begin; q < end; q += K::jam)
         run_packs<Op, K, Fast>(p, q, N, l, rdiag, x);
@@ -281,10 +292,10 @@ std::int64_t packs_per_chunk(const Problem<T>& pr, std::int64_t npacks, int thre
   // (A staged chunk's copies want some length: at least 8 packs.)
   const std::int64_t least = stages(pr) ? std::min<std::int64_t>(ppc, 8) : 1;
   ppc = std::max(least, std::min(ppc, balanced));
-  return (ppc + 1) / 2 * 2;  // whole pairs of packs for the jammed kernels
+  return (ppc + max_jam - 1) / max_jam * max_jam;
 }
 
-template <class Op, class T, int N, bool Fast, class ExecSpace>
+template <class Op, class T, int N, bool Fast, int Jam, class ExecSpace>
 void launch(const ExecSpace& exec, const Problem<T>& pr) {
   const std::int64_t npacks = (pr.batch + width_v<T> - 1) / width_v<T>;
   const std::int64_t ppc = packs_per_chunk(pr, npacks, exec.concurrency());
@@ -294,7 +305,7 @@ void launch(const ExecSpace& exec, const Problem<T>& pr) {
   // No prefetch where the lines crowd a few L2 sets: the next chunk's would
   // evict this one's before its copy-out (measured, Zen 4, n = 32, batch
   // 32768, two threads: 520-610 -> 590-760 ns per matrix with it).
-  const HostFunctor<Op, T, N, Fast> functor{
+  const HostFunctor<Op, T, N, Fast, Jam> functor{
       pr,      npacks, ppc, staged, staged && streamed_out(pr), staged && !crowds_l2(pr),
       nchunks, workers};
   Kokkos::parallel_for(
@@ -302,13 +313,21 @@ void launch(const ExecSpace& exec, const Problem<T>& pr) {
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, workers), functor);
 }
 
+// The unwound kernels' jam for this batch (unwound_jam_resident).
+template <class Op, class T, int N, bool Fast, class ExecSpace>
+void launch_unwound(const ExecSpace& exec, const Problem<T>& pr) {
+  if constexpr (unwound_jam_resident<N> != unwound_jam<N>)
+    if (cache_resident(pr)) return launch<Op, T, N, Fast, unwound_jam_resident<N>>(exec, pr);
+  launch<Op, T, N, Fast, unwound_jam<N>>(exec, pr);
+}
+
 // Compile-time order for n <= 16 (one unwound kernel per order), blocked
 // kernels above.
 template <class Op, class T, bool Fast, class ExecSpace, int... K>
 void launch_n(const ExecSpace& exec, const Problem<T>& pr, std::integer_sequence<int, K...>) {
   const bool unwound =
-      ((pr.n == K + 1 ? (launch<Op, T, K + 1, Fast>(exec, pr), true) : false) || ...);
-  if (!unwound) launch<Op, T, 0, Fast>(exec, pr);
+      ((pr.n == K + 1 ? (launch_unwound<Op, T, K + 1, Fast>(exec, pr), true) : false) || ...);
+  if (!unwound) launch<Op, T, 0, Fast, 1>(exec, pr);
 }
 
 template <class Op, class T, bool Fast, class ExecSpace>

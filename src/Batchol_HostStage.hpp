@@ -16,6 +16,10 @@
 // there, from the core's own cache, with no transfer of their own. The
 // right-hand sides likewise (x(q, c): n vectors). Afterwards what the operation
 // wrote goes back the same way.
+//
+// From the caches the stage is only a second copy of every line: there the
+// kernels read the packs in place (stages(): batches whose lines fit in half
+// the last-level cache are taken to be in it).
 #ifndef BATCHOL_HOST_STAGE_HPP
 #define BATCHOL_HOST_STAGE_HPP
 
@@ -31,17 +35,28 @@
 #include <vector>
 
 namespace batchol::detail::host {
+
+// Where the Host path takes batches to be (cache_resident()): as their size
+// says (Auto), or, for the tests, which run both ways on small batches, all in
+// cache or all in memory. Process-wide (outside the ISA namespace, so that
+// every translation unit sees the one setting); not to be changed while the
+// library runs.
+enum class Residency { Auto, Cache, Memory };
+inline Residency& residency_override() {
+  static Residency residency = Residency::Auto;
+  return residency;
+}
+
 inline namespace BATCHOL_HOST_ISA {
 
-// Stage from this order on; below it, the software prefetch of
-// Batchol_HostPack.hpp already streams LayoutLeft at the copy bandwidth, and
-// the unwound kernels jam two packs (the stage holds one pack per kernel call).
+// Stage batches from memory from this order on; below it, the software
+// prefetch of Batchol_HostPack.hpp already streams LayoutLeft at the copy
+// bandwidth.
 #if defined(BATCHOL_HOST_STAGE_MIN_N)  // tuning knob
 inline constexpr int stage_min_n = BATCHOL_HOST_STAGE_MIN_N;
 #else
 inline constexpr int stage_min_n = 9;
 #endif
-static_assert(stage_min_n > 8, "the staged kernels run one pack at a time (unwound_jam)");
 
 // Below stage_min_n, stage from this order on only where a pack's lines crowd
 // the L2 (crowds_l2: power-of-two batches), where the unstaged kernels'
@@ -144,10 +159,26 @@ bool streamed_out(const Problem<T>& pr) {
   return crowds_l2(pr);
 }
 
+// Whether a batch is taken to be cache-resident: the lines it touches (the
+// triangle, and B) fill at most half of the last-level cache. Then the
+// kernels read LayoutLeft packs in place: the stage's copy costs more than
+// the scattered lines it saves (Zen 5, one core, 8 MB batches, in place ÷
+// staged: double and float n = 9-15 0.59-0.83x; from memory, two threads,
+// 256 MB: 1.11-1.45x; perf_tests/results/host-epyc-zen5-2core-2026-11-24/jam4/).
+template <class T>
+bool cache_resident(const Problem<T>& pr) {
+  if (residency_override() != Residency::Auto) return residency_override() == Residency::Cache;
+  static const CacheShape l3 = cache_shape(3);
+  const std::int64_t bytes =
+      pr.batch * (tri(pr.n, 0) + std::int64_t(pr.n) * pr.nrhs) * std::int64_t(sizeof(T));
+  return 2 * bytes <= l3.bytes;
+}
+
 template <class T>
 bool stages(const Problem<T>& pr) {
   return pr.a_bs == 1 && (pr.nrhs == 0 || pr.b_bs == 1) &&
-         (pr.n >= stage_min_n || (pr.n >= stage_crowded_min_n && crowds_l2(pr)));
+         ((pr.n >= stage_crowded_min_n && crowds_l2(pr)) ||
+          (pr.n >= stage_min_n && !cache_resident(pr)));
 }
 
 template <class T>

@@ -4,7 +4,7 @@
 //
 // Covered: every n in 1..40 plus 48, 64, 100, 128 (unwound n <= 16, blocked
 // above); batch sizes that leave a partial last pack (1, W-1, W+1, 3W+5, ~1000);
-// interleaved (LayoutLeft, loaded directly), contiguous (LayoutRight, gathered),
+// interleaved (LayoutLeft, read in place and staged), contiguous (LayoutRight, gathered),
 // a padded LayoutLeft subview and an every-other-matrix strided batch; Lower and
 // Upper; float and double; nrhs 1, 2, 7; exact info for failing lanes in the
 // middle of a pack with neighbours bit-identical to a clean run; fast_math
@@ -260,13 +260,36 @@ Options with_path(Options o, Path p) {
   return o;
 }
 
+// f(exec, label) on every host execution space the build has, as the library
+// decides (Batchol_HostStage.hpp: stages()).
 template <class F>
-void for_each_space(F&& f) {
+void for_each_space_auto(F&& f, const std::string& how = "") {
 #if defined(KOKKOS_ENABLE_SERIAL)
-  f(Kokkos::Serial(), "Serial");
+  f(Kokkos::Serial(), ("Serial" + how).c_str());
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
-  f(Kokkos::OpenMP(), "OpenMP");
+  f(Kokkos::OpenMP(), ("OpenMP" + how).c_str());
+#endif
+}
+
+// The same, once with every batch taken to be in cache and once in memory:
+// the Host path decides by the batch's size against the last-level cache, and
+// the tests' batches are small. In memory, LayoutLeft stages from n = 9 and
+// the unwound kernels jam two packs at n = 5-7; in cache, LayoutLeft is read
+// in place and they jam four (Batchol_HostStage.hpp, Batchol_HostPath.hpp).
+template <class F>
+void for_each_space(F&& f) {
+#if defined(BATCHOL_HOST_PATH_AVAILABLE) && !defined(__CUDA_ARCH__)
+  using batchol::detail::host::Residency;
+  struct Restore {
+    ~Restore() { batchol::detail::host::residency_override() = Residency::Auto; }
+  } restore;
+  for (Residency where : {Residency::Cache, Residency::Memory}) {
+    batchol::detail::host::residency_override() = where;
+    for_each_space_auto(f, where == Residency::Cache ? ", in cache" : ", in memory");
+  }
+#else
+  for_each_space_auto(f);
 #endif
 }
 
@@ -369,9 +392,11 @@ TEST(HostPath, PotrfAllSizesFloat) {
 template <class T>
 void batch_sizes() {
   for_each_space([](auto exec, const char* space) {
-    for (int batch : {1, W<T> - 1, W<T> + 1, 3 * W<T> + 5, 1003})
-      // 9 and 13: two packs per unwound call (odd pack counts included)
-      for (int n : {1, 4, 7, 9, 13, 16, 17, 40})
+    // 1 to 7 packs and 126 (double) or 63 (float): every remainder of the
+    // four packs per unwound call (n = 5-11) and of the two (n = 12-15),
+    // staged (LayoutLeft from n = 9) and not
+    for (int batch : {1, W<T> - 1, W<T> + 1, 3 * W<T> + 5, 5 * W<T>, 7 * W<T> - 3, 1003})
+      for (int n : {1, 4, 7, 9, 11, 13, 16, 17, 40})
         for (Lay lay : {Lay::Left, Lay::Right, Lay::Strided}) {
           check_factor<T>(exec, space, n, batch, lay, lay, Uplo::Lower, -1);
           check_factor<T>(exec, space, n, batch, lay, lay, Uplo::Upper, 2);
@@ -521,7 +546,8 @@ TEST(HostPath, PotrsTrsvFloat) {
 }
 
 // Power-of-two LayoutLeft batches whose packs' lines crowd one L2 set
-// (Batchol_HostStage.hpp, crowds_l2): staged from n = 5 instead of 9.
+// (Batchol_HostStage.hpp, crowds_l2): staged from n = 5 instead of 9, in
+// cache or not.
 template <class T>
 void crowded_batches() {
 #if defined(BATCHOL_HOST_PATH_AVAILABLE) && !defined(__CUDA_ARCH__)
@@ -540,6 +566,28 @@ void crowded_batches() {
       check_solve<T>(exec, space, n, batch, Lay::Left, Lay::Left, Uplo::Upper, 1, 1);
     }
   });
+#endif
+}
+
+// Which LayoutLeft batches stage (Batchol_HostStage.hpp, stages()): from n = 9
+// those whose triangles fill more than half the last-level cache; those that
+// fit are read in place.
+TEST(HostPath, StagingDecision) {
+#if defined(BATCHOL_HOST_PATH_AVAILABLE) && !defined(__CUDA_ARCH__)
+  namespace host = batchol::detail::host;
+  ASSERT_EQ(host::residency_override(), host::Residency::Auto);
+  const std::int64_t llc = host::cache_shape(3).bytes;
+  for (int n : {8, 9, 16, 40}) {
+    const std::int64_t fits = llc / 4 / (std::int64_t(n) * (n + 1) / 2 * 8) / 2 * 2 + 1;
+    for (std::int64_t batch : {fits, 4 * fits}) {
+      const Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>
+          shape(nullptr, batch, n, n);
+      const auto pr = batchol::detail::problem_for(shape, Uplo::Lower);
+      ASSERT_FALSE(host::crowds_l2(pr)) << "n=" << n << " batch=" << batch;
+      EXPECT_EQ(host::cache_resident(pr), batch == fits) << "n=" << n << " batch=" << batch;
+      EXPECT_EQ(host::stages(pr), n >= 9 && batch > fits) << "n=" << n << " batch=" << batch;
+    }
+  }
 #endif
 }
 
@@ -771,7 +819,7 @@ void streamed_write_back() {
   ASSERT_EQ(bad_info, 6);
 
   const T t = tol<T>(n);
-  for_each_space([&](auto exec, const char* space) {
+  for_each_space_auto([&](auto exec, const char* space) {
     SCOPED_TRACE(space);
     for (int j = 0; j < n; ++j)
       for (int i = 0; i < n; ++i)
