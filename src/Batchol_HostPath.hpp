@@ -125,7 +125,7 @@ BATCHOL_HOST_INLINE void run_packs(const Problem<T>& pr, std::int64_t p, int n, 
 
 // Packs jammed together by the unwound kernels, so that one pack's pivot
 // chain (square root, division) runs while the others' updates issue: four
-// for n = 8-11, two for n <= 7 and up to 15, one at n = 16, where two
+// for n = 8-11, two for n <= 7 and n = 12-15, one at n = 16, where two
 // measured no faster. Zen 5, kernel alone in L1, TSC cycles per matrix,
 // double, one / two / four packs: n = 6 13.9 / 14.6 / 9.3, n = 9 40.3 /
 // 24.1 / 15.7, n = 11 50.3 / 29.2 / 25.1, n = 13 60.3 / 41.0 / 39.5, n = 15

@@ -3,7 +3,8 @@
 // has (Serial, OpenMP).
 //
 // Covered: every n in 1..40 plus 48, 64, 100, 128 (unwound n <= 16, blocked
-// above); batch sizes that leave a partial last pack (1, W-1, W+1, 3W+5, ~1000);
+// above); batch sizes that leave a partial last pack (1, W-1, W+1, 3W+5, 7W-3,
+// ~1000) and whole ones (5W), so every remainder of the jammed calls;
 // interleaved (LayoutLeft, read in place and staged), contiguous (LayoutRight, gathered),
 // a padded LayoutLeft subview and an every-other-matrix strided batch; Lower and
 // Upper; float and double; nrhs 1, 2, 7; exact info for failing lanes in the
