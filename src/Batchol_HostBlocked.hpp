@@ -15,6 +15,9 @@
 
 #include <Batchol_HostUnwound.hpp>
 
+#include <type_traits>
+#include <utility>
+
 namespace batchol::detail::host {
 inline namespace BATCHOL_HOST_ISA {
 
@@ -170,25 +173,92 @@ struct Blocked {
     }
   }
 
-  // x <- L^-1 x: row i of the packed triangle is contiguous.
-  template <bool Recip>
-  BATCHOL_HOST_NOINLINE static void forward(int n, const V* l, const V* rdiag, V* x) {
-    for (int i = 0; i < n; ++i) {
-      const V* row = l + tri(i, 0);
-      V v = x[i];
-      for (int k = 0; k < i; ++k) v -= row[k] * x[k];
-      x[i] = Recip ? v * rdiag[i] : v / row[i];
+  // The substitutions go SB rows (forward) or columns (backward) at a time, so
+  // that SB independent accumulations run side by side: one row's dot product
+  // alone is a chain of dependent FMAs, and a pack's solve from the caches took
+  // about 8x its FMA throughput that way (Zen 5, double n = 32). Each element
+  // still receives its updates in serial_potrs's order, so the results do not
+  // change by a bit.
+  static constexpr int SB = 8;
+
+  // x <- L^-1 x for rows [i0, i0 + R): first what the rows before i0 contribute
+  // (row i of the packed triangle is contiguous), then the block's own
+  // triangle, column by column.
+  template <int R, bool Recip>
+  BATCHOL_HOST_INLINE static void forward_rows(const V* l, const V* rdiag, V* x, int i0) {
+    V acc[R];
+    const V* row[R];
+    BATCHOL_HOST_UNROLL
+    for (int a = 0; a < R; ++a) {
+      row[a] = l + tri(i0 + a, 0);
+      acc[a] = x[i0 + a];
+    }
+    for (int k = 0; k < i0; ++k) {
+      const V xk = x[k];
+      BATCHOL_HOST_UNROLL
+      for (int a = 0; a < R; ++a) acc[a] -= row[a][k] * xk;
+    }
+    BATCHOL_HOST_UNROLL
+    for (int c = 0; c < R; ++c) {
+      const V xc = Recip ? acc[c] * rdiag[i0 + c] : acc[c] / row[c][i0 + c];
+      x[i0 + c] = xc;
+      BATCHOL_HOST_UNROLL
+      for (int a = c + 1; a < R; ++a) acc[a] -= row[a][i0 + c] * xc;
     }
   }
 
-  // x <- L^-T x, column i read from the rows below it (k descending, as serial).
+  // x <- L^-T x for columns [i0, i0 + R), given x final from i0 + R on: first
+  // what the rows below the block contribute, k descending (each row's R
+  // entries are contiguous), then the block's own triangle.
+  template <int R, bool Recip>
+  BATCHOL_HOST_INLINE static void backward_cols(int n, const V* l, const V* rdiag, V* x, int i0) {
+    V acc[R];
+    BATCHOL_HOST_UNROLL
+    for (int a = 0; a < R; ++a) acc[a] = x[i0 + a];
+    for (int k = n - 1; k >= i0 + R; --k) {
+      const V* row = l + tri(k, i0);
+      const V xk = x[k];
+      BATCHOL_HOST_UNROLL
+      for (int a = 0; a < R; ++a) acc[a] -= row[a] * xk;
+    }
+    BATCHOL_HOST_UNROLL
+    for (int c = R - 1; c >= 0; --c) {
+      const V* row = l + tri(i0 + c, i0);
+      const V xc = Recip ? acc[c] * rdiag[i0 + c] : acc[c] / row[c];
+      x[i0 + c] = xc;
+      BATCHOL_HOST_UNROLL
+      for (int a = 0; a < c; ++a) acc[a] -= row[a] * xc;
+    }
+  }
+
+  // Calls f(std::integral_constant<int, R>) for the R in 1 .. SB - 1 equal to r
+  // (the size of a partial block; none for r = 0).
+  template <class F, int... K>
+  BATCHOL_HOST_INLINE static void partial_block(int r, F&& f, std::integer_sequence<int, K...>) {
+    ((r == K + 1 ? (f(std::integral_constant<int, K + 1>{}), true) : false) || ...);
+  }
+  template <class F>
+  BATCHOL_HOST_INLINE static void partial_block(int r, F&& f) {
+    partial_block(r, f, std::make_integer_sequence<int, SB - 1>());
+  }
+
+  // x <- L^-1 x.
+  template <bool Recip>
+  BATCHOL_HOST_NOINLINE static void forward(int n, const V* l, const V* rdiag, V* x) {
+    int i0 = 0;
+    for (; i0 + SB <= n; i0 += SB) forward_rows<SB, Recip>(l, rdiag, x, i0);
+    partial_block(n - i0,
+                  [&](auto r) { forward_rows<decltype(r)::value, Recip>(l, rdiag, x, i0); });
+  }
+
+  // x <- L^-T x, upwards: a partial block, if any, is the bottom one, taken
+  // first.
   template <bool Recip>
   BATCHOL_HOST_NOINLINE static void backward(int n, const V* l, const V* rdiag, V* x) {
-    for (int i = n - 1; i >= 0; --i) {
-      V v = x[i];
-      for (int k = n - 1; k > i; --k) v -= l[tri(k, i)] * x[k];
-      x[i] = Recip ? v * rdiag[i] : v / l[tri(i, i)];
-    }
+    const int full = n / SB * SB;
+    partial_block(n - full,
+                  [&](auto r) { backward_cols<decltype(r)::value, Recip>(n, l, rdiag, x, full); });
+    for (int i0 = full - SB; i0 >= 0; i0 -= SB) backward_cols<SB, Recip>(n, l, rdiag, x, i0);
   }
 };
 

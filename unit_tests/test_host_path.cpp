@@ -3,14 +3,13 @@
 // has (Serial, OpenMP).
 //
 // Covered: every n in 1..40 plus 48, 64, 100, 128 (unwound n <= 16, blocked
-// above); batch sizes that leave a partial last pack (1, W-1, W+1, 3W+5, 7W-3,
-// ~1000) and whole ones (5W), so every remainder of the jammed calls;
-// interleaved (LayoutLeft, read in place and staged), contiguous (LayoutRight, gathered),
-// a padded LayoutLeft subview and an every-other-matrix strided batch; Lower and
-// Upper; float and double; nrhs 1, 2, 7; exact info for failing lanes in the
-// middle of a pack with neighbours bit-identical to a clean run; fast_math
-// accuracy; write_transposed; memory outside the triangles untouched; a batch
-// larger than the last-level cache (streamed write-back).
+// above; the solves at every n in 17..24, each remainder of their blocks); batch sizes that leave a
+// partial last pack (1, W-1, W+1, 3W+5, 7W-3, ~1000) and whole ones (5W), so every remainder of the
+// jammed calls; interleaved (LayoutLeft, read in place and staged), contiguous (LayoutRight,
+// gathered), a padded LayoutLeft subview and an every-other-matrix strided batch; Lower and Upper;
+// float and double; nrhs 1, 2, 7; exact info for failing lanes in the middle of a pack with
+// neighbours bit-identical to a clean run; fast_math accuracy; write_transposed; memory outside the
+// triangles untouched; a batch larger than the last-level cache (streamed write-back).
 #include <Batchol.hpp>
 
 #include <gtest/gtest.h>
@@ -412,10 +411,16 @@ TEST(HostPath, BatchTailsFloat) {
   batch_sizes<float>();
 }
 
+// The solves: the unwound orders, and above 16 every remainder of the blocked
+// substitutions' blocks of 8 (n = 17-24).
+std::vector<int> solve_sizes() {
+  return {1, 2, 3, 5, 8, 11, 16, 17, 18, 19, 20, 21, 22, 23, 24, 33, 40, 64, 100};
+}
+
 template <class T>
 void posv_sweep() {
   for_each_space([](auto exec, const char* space) {
-    for (int n : {1, 2, 3, 5, 8, 11, 16, 17, 24, 33, 40, 64, 100})
+    for (int n : solve_sizes())
       for (int nrhs : {0, 1, 2, 7})
         for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
           check_factor<T>(exec, space, n, 3 * W<T> + 5, Lay::Left, Lay::Left, uplo, nrhs);
@@ -523,7 +528,7 @@ void check_solve(const Exec& exec, const char* space, int n, int batch, Lay alay
 template <class T>
 void solve_sweep() {
   for_each_space([](auto exec, const char* space) {
-    for (int n : {1, 2, 3, 5, 8, 11, 16, 17, 24, 33, 40, 64, 100})
+    for (int n : solve_sizes())
       for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
         for (int nrhs : {1, 2, 7}) {
           check_solve<T>(exec, space, n, 3 * W<T> + 5, Lay::Left, Lay::Left, uplo, nrhs, -1);
