@@ -175,10 +175,10 @@ struct Blocked {
 
   // The substitutions go SB rows (forward) or columns (backward) at a time, so
   // that SB independent accumulations run side by side: one row's dot product
-  // alone is a chain of dependent FMAs, and a pack's solve from the caches took
-  // about 8x its FMA throughput that way (Zen 5, double n = 32). Each element
-  // still receives its updates in serial_potrs's order, so the results do not
-  // change by a bit.
+  // alone is a chain of dependent FMAs (measured alone in L1, Zen 5, double
+  // n = 17-64: 3.2-4.3x the FMA bound one row at a time, 1.4-2.3x now). Each
+  // element still receives its updates in serial_potrs's order, so the
+  // results do not change by a bit.
   static constexpr int SB = 8;
 
   // x <- L^-1 x for rows [i0, i0 + R): first what the rows before i0 contribute
