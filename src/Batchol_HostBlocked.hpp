@@ -15,9 +15,6 @@
 
 #include <Batchol_HostUnwound.hpp>
 
-#include <type_traits>
-#include <utility>
-
 namespace batchol::detail::host {
 inline namespace BATCHOL_HOST_ISA {
 
@@ -231,24 +228,13 @@ struct Blocked {
     }
   }
 
-  // Calls f(std::integral_constant<int, R>) for the R in 1 .. SB - 1 equal to r
-  // (the size of a partial block; none for r = 0).
-  template <class F, int... K>
-  BATCHOL_HOST_INLINE static void partial_block(int r, F&& f, std::integer_sequence<int, K...>) {
-    ((r == K + 1 ? (f(std::integral_constant<int, K + 1>{}), true) : false) || ...);
-  }
-  template <class F>
-  BATCHOL_HOST_INLINE static void partial_block(int r, F&& f) {
-    partial_block(r, f, std::make_integer_sequence<int, SB - 1>());
-  }
-
   // x <- L^-1 x.
   template <bool Recip>
   BATCHOL_HOST_NOINLINE static void forward(int n, const V* l, const V* rdiag, V* x) {
     int i0 = 0;
     for (; i0 + SB <= n; i0 += SB) forward_rows<SB, Recip>(l, rdiag, x, i0);
-    partial_block(n - i0,
-                  [&](auto r) { forward_rows<decltype(r)::value, Recip>(l, rdiag, x, i0); });
+    with_constant<SB - 1>(
+        n - i0, [&](auto r) { forward_rows<decltype(r)::value, Recip>(l, rdiag, x, i0); });
   }
 
   // x <- L^-T x, upwards: a partial block, if any, is the bottom one, taken
@@ -256,8 +242,8 @@ struct Blocked {
   template <bool Recip>
   BATCHOL_HOST_NOINLINE static void backward(int n, const V* l, const V* rdiag, V* x) {
     const int full = n / SB * SB;
-    partial_block(n - full,
-                  [&](auto r) { backward_cols<decltype(r)::value, Recip>(n, l, rdiag, x, full); });
+    with_constant<SB - 1>(
+        n - full, [&](auto r) { backward_cols<decltype(r)::value, Recip>(n, l, rdiag, x, full); });
     for (int i0 = full - SB; i0 >= 0; i0 -= SB) backward_cols<SB, Recip>(n, l, rdiag, x, i0);
   }
 };

@@ -323,16 +323,11 @@ void launch_unwound(const ExecSpace& exec, const Problem<T>& pr) {
 
 // Compile-time order for n <= 16 (one unwound kernel per order), blocked
 // kernels above.
-template <class Op, class T, bool Fast, class ExecSpace, int... K>
-void launch_n(const ExecSpace& exec, const Problem<T>& pr, std::integer_sequence<int, K...>) {
-  const bool unwound =
-      ((pr.n == K + 1 ? (launch_unwound<Op, T, K + 1, Fast>(exec, pr), true) : false) || ...);
-  if (!unwound) launch<Op, T, 0, Fast, 1>(exec, pr);
-}
-
 template <class Op, class T, bool Fast, class ExecSpace>
 void launch_n(const ExecSpace& exec, const Problem<T>& pr) {
-  launch_n<Op, T, Fast>(exec, pr, std::make_integer_sequence<int, 16>());
+  const bool unwound = with_constant<16>(
+      pr.n, [&](auto N) { launch_unwound<Op, T, decltype(N)::value, Fast>(exec, pr); });
+  if (!unwound) launch<Op, T, 0, Fast, 1>(exec, pr);
 }
 
 }  // namespace BATCHOL_HOST_ISA

@@ -91,6 +91,18 @@ using vec_t = typename Simd<T>::V;
 template <class T>
 using mask_t = typename Simd<T>::M;
 
+// Calls f(std::integral_constant<int, K>) for the K in 1 .. Max equal to k, so
+// that a run-time size picks a kernel compiled for it; false when k is not in
+// 1 .. Max.
+template <int... K, class F>
+BATCHOL_HOST_INLINE bool with_constant(int k, F&& f, std::integer_sequence<int, K...>) {
+  return ((k == K + 1 ? (f(std::integral_constant<int, K + 1>{}), true) : false) || ...);
+}
+template <int Max, class F>
+BATCHOL_HOST_INLINE bool with_constant(int k, F&& f) {
+  return with_constant(k, f, std::make_integer_sequence<int, Max>());
+}
+
 // W, the number of matrices in a pack.
 template <class T>
 inline constexpr int width_v = simd_bytes / static_cast<int>(sizeof(T));
