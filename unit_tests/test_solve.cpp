@@ -76,6 +76,37 @@ TYPED_TEST(Solve, PotrsMatchesLapackAtEverySize) {
     }
 }
 
+// Batches of more than one warp's worth of systems at the orders the Cuda
+// solve tables take the lane solve for on LayoutLeft (a thread per system,
+// 32 systems per warp, the right-hand sides in groups of one or two): 70
+// systems are two whole warps and a partial one, and 3 right-hand sides
+// leave a partial group. The sweeps above run such batches only at n <= 4.
+TYPED_TEST(Solve, PotrsAcrossWarps) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  using L = typename C::layout;
+  for (int n : {20, 33, 57, 100, 128}) {
+    const int batch = 70;
+    const SpdBatch s = make_spd_batch<T>(n, batch);
+    std::map<int, std::vector<Matrix>> first;
+    for (batchol::Path path : paths_under_test<PotrfOp, PotrsOp>()) {
+      SCOPED_TRACE(case_name(n, batch, path));
+      const batchol::Options opts = options(C::uplo, path);
+      const AView<C> A = factored<C>(s, opts);
+      for (int nrhs : {1, 3}) {
+        SCOPED_TRACE("nrhs = " + std::to_string(nrhs));
+        const auto rhs = make_rhs<T>(n, nrhs, batch);
+        const auto x = potrs_with<Batch3<T, L>>(A, rhs, nrhs, opts);
+        EXPECT_TRUE(every_item(batch, [&](int b) { return solution_ok<T>(s, b, rhs[b], x[b]); }));
+        if (!first.count(nrhs)) first[nrhs] = x;
+        EXPECT_TRUE(every_item(
+            batch, [&](int b) { return paths_agree<T>(x[b], first[nrhs][b], n, s.cond[b]); }));
+      }
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
 // A factor written with write_transposed (both triangles hold it) solves the
 // same systems, whether or not potrs is told the mirror is there.
 TYPED_TEST(Solve, PotrsAfterWriteTransposed) {

@@ -37,49 +37,64 @@ Matrix substitute(const Matrix& m, bool lower, const Matrix& b) {
   return x;
 }
 
-TYPED_TEST(Trsv, AllFourCombinationsAtEverySize) {
-  using C = TypeParam;
+// Both (trans) combinations of the configuration's uplo at order n against
+// the substitution, on every path, and the paths against each other.
+template <class C>
+void expect_trsv_matches(int n, int batch) {
   using T = typename C::scalar;
   using L = typename C::layout;
-  for (int n : all_sizes()) {
-    const int batch = batches_for(n).back();
-    // The triangles are LAPACK's Cholesky factors of random SPD matrices: the
-    // kind of triangle trsv is for, with cond(L) = sqrt(cond(A)).
-    const SpdBatch s = make_spd_batch<T>(n, batch);
-    std::vector<Matrix> images;
-    for (const Matrix& l : s.lower) images.push_back(image_of(l, C::uplo, kPoison));
-    const auto rhs = make_rhs<T>(n, 1, batch);
-    for (batchol::Trans trans : {batchol::Trans::NoTranspose, batchol::Trans::Transpose}) {
-      std::vector<Matrix> first;
-      for (batchol::Path path : paths_under_test<TrsvNOp, TrsvTOp>()) {
-        SCOPED_TRACE(case_name(n, batch, path) + ", " + name_of(C::uplo) + ", " + name_of(trans));
-        Batch3<T, L> A("A", batch, n, n);
-        upload(A, images);
-        Batch2<T, L> b("b", batch, n);
-        upload(b, rhs);
-        const auto a_before = snapshot(A);
-        // opts.uplo is documented as not read by trsv: give it the other triangle.
-        const Uplo wrong = C::uplo == Uplo::Lower ? Uplo::Upper : Uplo::Lower;
-        batchol::trsv(Exec(), C::uplo, trans, A, b, options(wrong, path));
-        const auto hb = snapshot(b);
-        EXPECT_EQ(first_item_differing(a_before, snapshot(A)), -1) << "trsv wrote to A";
-        std::vector<Matrix> x;
-        for (int i = 0; i < batch; ++i) x.push_back(get(hb, i));
-        EXPECT_TRUE(every_item(batch, [&](int i) -> ::testing::AssertionResult {
-          const Matrix op = op_of(s.lower[i], C::uplo, trans);
-          const bool lower_op = (C::uplo == Uplo::Lower) == (trans == batchol::Trans::NoTranspose);
-          auto r = within("trsv residual", solve_residual(op, x[i], rhs[i]), backward_tol<T>(n));
-          if (!r) return r;
-          return within("trsv vs substitution",
-                        relative_diff(x[i], substitute(op, lower_op, rhs[i])),
-                        forward_tol<T>(n, s.cond[i]));
-        }));
-        if (first.empty()) first = x;
-        EXPECT_TRUE(
-            every_item(batch, [&](int i) { return paths_agree<T>(x[i], first[i], n, s.cond[i]); }));
-        if (::testing::Test::HasFailure()) return;
-      }
+  // The triangles are LAPACK's Cholesky factors of random SPD matrices: the
+  // kind of triangle trsv is for, with cond(L) = sqrt(cond(A)).
+  const SpdBatch s = make_spd_batch<T>(n, batch);
+  std::vector<Matrix> images;
+  for (const Matrix& l : s.lower) images.push_back(image_of(l, C::uplo, kPoison));
+  const auto rhs = make_rhs<T>(n, 1, batch);
+  for (batchol::Trans trans : {batchol::Trans::NoTranspose, batchol::Trans::Transpose}) {
+    std::vector<Matrix> first;
+    for (batchol::Path path : paths_under_test<TrsvNOp, TrsvTOp>()) {
+      SCOPED_TRACE(case_name(n, batch, path) + ", " + name_of(C::uplo) + ", " + name_of(trans));
+      Batch3<T, L> A("A", batch, n, n);
+      upload(A, images);
+      Batch2<T, L> b("b", batch, n);
+      upload(b, rhs);
+      const auto a_before = snapshot(A);
+      // opts.uplo is documented as not read by trsv: give it the other triangle.
+      const Uplo wrong = C::uplo == Uplo::Lower ? Uplo::Upper : Uplo::Lower;
+      batchol::trsv(Exec(), C::uplo, trans, A, b, options(wrong, path));
+      const auto hb = snapshot(b);
+      EXPECT_EQ(first_item_differing(a_before, snapshot(A)), -1) << "trsv wrote to A";
+      std::vector<Matrix> x;
+      for (int i = 0; i < batch; ++i) x.push_back(get(hb, i));
+      EXPECT_TRUE(every_item(batch, [&](int i) -> ::testing::AssertionResult {
+        const Matrix op = op_of(s.lower[i], C::uplo, trans);
+        const bool lower_op = (C::uplo == Uplo::Lower) == (trans == batchol::Trans::NoTranspose);
+        auto r = within("trsv residual", solve_residual(op, x[i], rhs[i]), backward_tol<T>(n));
+        if (!r) return r;
+        return within("trsv vs substitution", relative_diff(x[i], substitute(op, lower_op, rhs[i])),
+                      forward_tol<T>(n, s.cond[i]));
+      }));
+      if (first.empty()) first = x;
+      EXPECT_TRUE(
+          every_item(batch, [&](int i) { return paths_agree<T>(x[i], first[i], n, s.cond[i]); }));
+      if (::testing::Test::HasFailure()) return;
     }
+  }
+}
+
+TYPED_TEST(Trsv, AllFourCombinationsAtEverySize) {
+  for (int n : all_sizes()) {
+    expect_trsv_matches<TypeParam>(n, batches_for(n).back());
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// More than one warp's worth of systems (70: two whole warps and a partial
+// one) at orders where the Cuda solve tables may take the lane solve (a
+// thread per system) on LayoutLeft.
+TYPED_TEST(Trsv, AcrossWarps) {
+  for (int n : {20, 33, 57, 100, 128}) {
+    expect_trsv_matches<TypeParam>(n, 70);
+    if (::testing::Test::HasFailure()) return;
   }
 }
 

@@ -5,7 +5,7 @@
 // threads per matrix, potrf and posv, both precisions, the panel kernel, and
 // the factorization table's dispatch on four rows (posv inside the tile
 // kernel and split), a solve table's on three;
-// the strided warp solve and the staged solve)
+// the strided warp solve, the staged solve and the lane solve)
 // at a small order,
 // which compiles in about a minute. -DBATCHOL_CHECK_FULL_TABLE instantiates the whole
 // sm_90 table instead (what a Kokkos build of the Cuda path compiles; minutes).
@@ -29,9 +29,10 @@ constexpr FactorEntry check_rows[] = {
     {32, Kernel::Panel, 32, 16, 0, 2, 1, 1, PosvSolve::Split, 16, 4},
     {40, Kernel::Tile, 40, 8, 0, 2, 1, 1, PosvSolve::Split},
     {48, Kernel::Tile, 48, 8, 0, 2, 1, 2, PosvSolve::Registers}};
-// A solve table's four kinds of row.
+// A solve table's five kinds of row.
 constexpr FactorEntry check_solve_rows[] = {
     {3, Kernel::Group, 3, 1, 4, 0, 0, 0},
+    {40, Kernel::Lane, 128, 4, 1, 16, 0, 0, PosvSolve::Shared, 8, 0, 0, 2},
     {64, Kernel::Strided, 64, 32, 4, 0, 0, 0, PosvSolve::Shared, 0, 0, 4, 1},
     {96, Kernel::Staged, 96, 32, 0, 0, 4, 0},
     {128, Kernel::StagedBulk, 128, 32, 0, 0, 1, 0}};
@@ -58,6 +59,8 @@ void shapes(const Batch<T>& p, cudaStream_t s) {
     batchol::cuda::launch_strided_solve<T, 3, MODE, 2, 4>(p, s);
     batchol::cuda::launch_staged_solve<T, 2, MODE>(p, s, 2);
     batchol::cuda::launch_staged_solve<T, 1, MODE>(p, s, 4, true);
+    batchol::cuda::launch_lane_solve<T, 1, 8, 1, 16, MODE>(p, s);
+    batchol::cuda::launch_lane_solve<T, 2, 8, 8, 1, MODE>(p, s);
   }
 #endif
 }

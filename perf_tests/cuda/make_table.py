@@ -19,7 +19,7 @@ padded order changes (the kernels pad to their compile-time order).
 The solve tables (potrs and trsv; one for a single right-hand side, one for
 several) come from the records of a `tune --solve` sweep, which carry
 "nrhs": per precision, layout, order and nrhs (1, or the sweep's several),
-the group kernel, strided warp solve or staged solve with the lowest potrs
+the group kernel, strided warp solve, staged solve or lane solve with the lowest potrs
 time relative to the fastest, averaged over the batch sizes.
 
 Usage: make_table.py TUNE.json [SOLVE.json ...] [-o OUT.inc]
@@ -35,6 +35,7 @@ CAND = re.compile(
     r"(group|tile)<NP=(\d+),(?:G|B)=(\d+),(?:W|MINB)=(\d+)(?:,MPB=(\d+))?(?:,POSV=(split|reg))?>")
 STRIDED = re.compile(r"strided<MW=(\d+),U=(\d+),NR=(\d+)>")
 STAGED = re.compile(r"staged(bulk)?<MW=(\d+),MPB=(\d+)>")
+LANE = re.compile(r"lane<R=(\d+),NR=(\d+),G=(\d+),MINB=(\d+)>")
 PANEL = re.compile(r"panel<NP=(\d+),NB=(\d+),BX=(\d+),BY=(\d+),MINB=(\d+),MPB=(\d+)>")
 POSV = {"shared": "PosvSolve::Shared", "split": "PosvSolve::Split",
         "reg": "PosvSolve::Registers"}
@@ -156,6 +157,11 @@ def solve_row(name):
     if m:
         mw, mpb = map(int, m.groups()[1:])
         return ("StagedBulk" if m.group(1) else "Staged", 32 * mw, 32, 0, 0, mpb, 0)
+    m = LANE.fullmatch(name)
+    if m:
+        r, nr, g, minb = map(int, m.groups())
+        # Every order: np is only the largest, so consecutive rows merge.
+        return ("Lane", 128, g, 1, minb, 0, 0, POSV["shared"], r, 0, 0, nr)
     m = CAND.fullmatch(name)
     if m and m.group(1) == "group":
         return ("Group", int(m.group(2)), int(m.group(3)), int(m.group(4)), 0, 0, 0)
@@ -257,7 +263,10 @@ def main():
         "// kernel, the strided warp solve (padded order 32 x rows per lane, 32",
         "// lanes, 4 warps per block, then steps read ahead and right-hand sides",
         "// per warp) or the staged solve (padded order, 32 lanes, then systems",
-        "// per block; StagedBulk: by bulk copies) per range of orders, for one",
+        "// per block; StagedBulk: by bulk copies) or the lane solve (a thread per",
+        "// group of lanes per system; the largest order, lanes per system, 1",
+        "// warp, blocks per SM, then rows per block and right-hand sides per",
+        "// lane) per range of orders, for one",
         "// right-hand side (trsv too) and",
         "// for several (timed with 8).",
     ]

@@ -503,6 +503,7 @@ double check_cand(Ctx& c, const Cand<T>& k, Data<T>& d, const Ref<T>& ref, bool 
 template <class T>
 bool admissible(const Cand<T>& k, int n) {
   if (k.np < n) return false;
+  if (k.any_n) return true;
   if (k.table) return n > k.lo;
   if (k.mw) return k.np - n < 32;     // the fewest rows per lane
   if (k.nb) return k.np - n < k.nb;   // the fewest panels of that width

@@ -5,6 +5,7 @@
 #define BATCHOL_TUNE_COMMON_CUH
 
 #include "cuda/Batchol_CudaGroupKernel.cuh"
+#include "cuda/Batchol_CudaLaneSolve.cuh"
 #include "cuda/Batchol_CudaPanelKernel.cuh"
 #include "cuda/Batchol_CudaStagedSolve.cuh"
 #include "cuda/Batchol_CudaStridedSolve.cuh"
@@ -31,7 +32,9 @@ using batchol::cuda::Mode;
 // Group kernels: g lanes per matrix; tile kernels (tile = true): g = B, a
 // B x B thread block per matrix, mpb matrices per block; the kernel table
 // (table = true): orders lo < n <= np; the strided warp solve (mw > 0):
-// np = 32 mw, u steps read ahead, nr right-hand sides per warp.
+// np = 32 mw, u steps read ahead, nr right-hand sides per warp; the lane
+// solve (any_n): every order up to np, g lanes per system, nr right-hand
+// sides per lane, blocks of nb rows.
 template <class T>
 struct Cand {
   std::string name;
@@ -40,6 +43,7 @@ struct Cand {
   int mpb = 1, lo = 0;
   int nb = 0;  // panel kernel: columns per panel (g = BX)
   int mw = 0, u = 0, nr = 0;
+  bool any_n = false;
   bool posv_only = false;  // another way of solving posv after a kernel timed already
   using Fn = void (*)(const Batch<T>&, cudaStream_t);
   Fn fn[5] = {};
@@ -190,6 +194,30 @@ Cand<T> make_staged_cand() {
   c.fn[int(Mode::Potrs)] = &launch_staged_fixed<T, MW, MPB, BULK, Mode::Potrs>;
   c.fn[int(Mode::TrsvN)] = &launch_staged_fixed<T, MW, MPB, BULK, Mode::TrsvN>;
   c.fn[int(Mode::TrsvT)] = &launch_staged_fixed<T, MW, MPB, BULK, Mode::TrsvT>;
+  return c;
+}
+
+// The lane solve (G lanes per system, Batchol_CudaLaneSolve.cuh): NR
+// right-hand sides per lane, blocks of R rows, MINB blocks per SM.
+template <class T, int R, int NR, int G, int MINB, Mode MODE>
+void launch_lane_fixed(const Batch<T>& p, cudaStream_t s) {
+  batchol::cuda::launch_lane_solve<T, NR, R, G, MINB, MODE>(p, s);
+}
+
+template <class T, int R, int NR, int G, int MINB>
+Cand<T> make_lane_cand() {
+  Cand<T> c;
+  c.name = "lane<R=" + std::to_string(R) + ",NR=" + std::to_string(NR) + ",G=" + std::to_string(G) +
+           ",MINB=" + std::to_string(MINB) + ">";
+  c.np = BATCHOL_CUDA_MAX_N;
+  c.g = G;
+  c.warps = 1;
+  c.nb = R;
+  c.nr = NR;
+  c.any_n = true;
+  c.fn[int(Mode::Potrs)] = &launch_lane_fixed<T, R, NR, G, MINB, Mode::Potrs>;
+  c.fn[int(Mode::TrsvN)] = &launch_lane_fixed<T, R, NR, G, MINB, Mode::TrsvN>;
+  c.fn[int(Mode::TrsvT)] = &launch_lane_fixed<T, R, NR, G, MINB, Mode::TrsvT>;
   return c;
 }
 

@@ -4,7 +4,8 @@
 // rows per lane (MW = 1..4, orders up to 32 MW): steps of L read ahead (U) and
 // right-hand sides per warp (NR), the shapes tune_solve.cu explored; systems
 // per block of the staged solve (MPB), with element copies into packed rows
-// or bulk copies into rows on 16 bytes (BULK).
+// or bulk copies into rows on 16 bytes (BULK); the lane solve's rows per
+// block, right-hand sides per lane and lanes per system.
 #include "tune_common.cuh"
 
 namespace tune {
@@ -38,6 +39,29 @@ void add_shapes() {
   add_staged<FIRST + 11, T, MW, 4, true>();
 }
 
+template <int IDX, class T, int R, int NR, int G, int MINB>
+void add_lane() {
+  if constexpr (IDX % TUNE_NPARTS == TUNE_PART)
+    registry<T>().push_back(make_lane_cand<T, R, NR, G, MINB>());
+}
+
+// The lane solve's shapes (every order): rows per block R, right-hand sides
+// per lane NR, lanes per system G (2 to 8: more warps for a batch of 10^4,
+// and still whole 32-byte sectors per load on LayoutLeft), blocks per SM at
+// least MINB (1: registers for more loads in flight; 16: at most 128).
+template <class T, int FIRST>
+void add_lanes() {
+  add_lane<FIRST + 0, T, 8, 1, 1, 16>();
+  add_lane<FIRST + 1, T, 8, 2, 1, 16>();
+  add_lane<FIRST + 2, T, 8, 1, 2, 16>();
+  add_lane<FIRST + 3, T, 8, 1, 4, 16>();
+  add_lane<FIRST + 4, T, 8, 1, 8, 16>();
+  add_lane<FIRST + 5, T, 8, 2, 4, 16>();
+  add_lane<FIRST + 6, T, 8, 1, 4, 1>();
+  add_lane<FIRST + 7, T, 16, 1, 4, 1>();
+  add_lane<FIRST + 8, T, 16, 1, 8, 1>();
+}
+
 struct Init {
   Init() {
     add_shapes<double, 1, 0>();
@@ -48,6 +72,8 @@ struct Init {
     add_shapes<float, 2, 60>();
     add_shapes<float, 3, 72>();
     add_shapes<float, 4, 84>();
+    add_lanes<double, 96>();
+    add_lanes<float, 105>();
   }
 } init;
 

@@ -10,6 +10,7 @@
 #define BATCHOL_CUDA_FACTOR_TABLE_CUH
 
 #include "Batchol_CudaGroupKernel.cuh"
+#include "Batchol_CudaLaneSolve.cuh"
 #include "Batchol_CudaPanelKernel.cuh"
 #include "Batchol_CudaStagedSolve.cuh"
 #include "Batchol_CudaStridedSolve.cuh"
@@ -22,7 +23,7 @@
 
 namespace batchol::cuda {
 
-enum class Kernel { Group, Tile, Panel, Strided, Staged, StagedBulk };
+enum class Kernel { Group, Tile, Panel, Strided, Staged, StagedBulk, Lane };
 
 // Orders (previous row's n_hi, n_hi] run `kernel` padded to `np`: the group
 // kernel with `lanes` lanes per matrix and `warps` warps per block, or the
@@ -40,7 +41,10 @@ enum class Kernel { Group, Tile, Panel, Strided, Staged, StagedBulk };
 // right-hand sides per warp (Batchol_CudaStridedSolve.cuh), and the staged
 // solve: np = 32 x the rows each lane owns, `mpb` systems per block
 // (Batchol_CudaStagedSolve.cuh); StagedBulk copies the rows by bulk copies
-// where they are aligned for it, and runs as Staged where not.
+// where they are aligned for it, and runs as Staged where not; and the lane
+// solve: `lanes` lanes per system, `nr` right-hand sides per lane, blocks of
+// `nb` rows, `minb` blocks per SM at least (Batchol_CudaLaneSolve.cuh; np
+// is only the largest order, the kernel pads nothing).
 struct FactorEntry {
   int n_hi;
   Kernel kernel;
@@ -129,6 +133,9 @@ constexpr bool valid_table(const Rows& t, int top = 128) {
     if ((e.kernel == Kernel::Staged || e.kernel == Kernel::StagedBulk) &&
         (e.np % 32 != 0 || e.mpb < 1 || e.mpb > 4))
       return false;
+    if (e.kernel == Kernel::Lane &&
+        (e.nr < 1 || e.nb % e.lanes != 0 || 32 % e.lanes != 0 || e.minb < 1))
+      return false;
     lo = e.n_hi;
   }
   return rows > 0 && lo == top;
@@ -166,6 +173,9 @@ bool try_row(const Batch<T>& p, cudaStream_t s) {
     } else if constexpr (e.kernel == Kernel::Staged || e.kernel == Kernel::StagedBulk) {
       static_assert(MODE != Mode::Potrf && MODE != Mode::Posv, "staged rows: solves only");
       launch_staged_solve<T, e.np / 32, MODE>(p, s, e.mpb, e.kernel == Kernel::StagedBulk);
+    } else if constexpr (e.kernel == Kernel::Lane) {
+      static_assert(MODE != Mode::Potrf && MODE != Mode::Posv, "lane rows: solves only");
+      launch_lane_solve<T, e.nr, e.nb, e.lanes, e.minb, MODE>(p, s);
     } else {
       static_assert(MODE == Mode::Potrf || MODE == Mode::Posv, "tile and panel rows: factor");
       // A split posv: this row's potrf, then potrs as the solve tables
