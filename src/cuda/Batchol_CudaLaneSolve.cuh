@@ -1,23 +1,28 @@
-// Triangular solves with a factor already in memory (potrs, trsv), one thread
-// per system: for LayoutLeft, where the batch index is the contiguous one.
+// Triangular solves with a factor already in memory (potrs, trsv), a group
+// of G lanes per system (G = 1: a thread per system), 32 / G systems per
+// warp: for LayoutLeft, where the batch index is the contiguous one.
 //
-// Why: on LayoutLeft, element (r, c) of 32 neighbouring systems fills 8
-// (double) or 4 (float) whole 32-byte sectors, so a warp whose lanes are 32
-// systems reads every byte it fetches. The kernels with a warp or a group of
-// lanes per system read 8 bytes of each sector and leave the rest to other
-// warps (through L1 or L2), and a block that holds a sector's systems in
-// shared memory holds their whole triangles, which caps occupancy (ncu,
+// Why: on LayoutLeft, element (r, c) of neighbouring systems lies side by
+// side, so a warp whose lanes hold 32 / G >= 4 (double) or 8 (float) of them
+// reads whole 32-byte sectors. The kernels with a warp per system read 8
+// bytes of each sector and leave the rest to other warps (through L1 or L2),
+// and a block that holds a sector's systems in shared memory holds their
+// whole triangles, which caps occupancy (ncu,
 // perf_tests/results/h100-2026-11-25-ncu-potrs-left/). Here potrs reads L
 // twice, once per substitution: the triangles of the systems in flight
 // between the two are far more than L2 holds. The strided solve trades the
-// same way on LayoutRight.
+// same way on LayoutRight. G > 1 is for batches too small to fill the GPU
+// with 32 systems per warp (10^4 systems are 313 warps for 132 SMs): on the
+// H100, G = 2-4 took 0.70-0.81x the time of G = 1 at n = 56-128
+// (perf_tests/results/h100-2026-11-25-lanesolve/).
 //
 // Each substitution goes by blocks of R rows: R accumulators per right-hand
-// side, a run of R independent loads per column of L (each a whole-warp,
-// whole-sector load), then the R x R diagonal block. The vector being solved
-// lives in shared memory, a column of it per lane, because its order is only
-// known at run time; it is read once per R multiply-adds. On other layouts
-// the kernel is correct but each lane reads its own sectors.
+// side, a run of R independent loads per column of L, lane g of the group
+// taking the columns (rows, backward) j = g mod G; a butterfly sums the
+// group's parts, and the R x R diagonal block follows. The vector being
+// solved lives in shared memory, a column of it per system, because its
+// order is only known at run time; it is read once per R multiply-adds. On
+// other layouts the kernel is correct but each lane reads its own sectors.
 #ifndef BATCHOL_CUDA_LANE_SOLVE_CUH
 #define BATCHOL_CUDA_LANE_SOLVE_CUH
 
