@@ -125,6 +125,13 @@ void allow_shared(Kernel* kern, std::size_t shm, const char* what) {
     check(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shm)), what);
 }
 
+// Groups of NR right-hand sides in nrhs (the last one may be partial): the
+// solves that give each warp or lane NR columns launch one per group.
+template <int NR>
+__host__ __device__ inline std::int64_t rhs_groups(int nrhs) {
+  return (nrhs + NR - 1) / NR;
+}
+
 // Runs launch(grid, b0) once per grid of at most 2^30 blocks (a grid's x
 // extent is below 2^31), b0 the index of the grid's first block among
 // `blocks`, and checks each launch.

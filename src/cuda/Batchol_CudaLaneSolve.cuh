@@ -45,6 +45,11 @@ struct System {
   __device__ __forceinline__ T L(int r, int c) const { return __ldg(a + r * rs + c * cs); }
   __device__ __forceinline__ T& V(int q, int i) const { return v[(q * n + i) * (32 / G)]; }
   __device__ __forceinline__ bool owns(int i) const { return i % G == g; }
+  // Row i exists (always, in a block of whole rows).
+  template <bool FULL>
+  __device__ __forceinline__ bool has(int i) const {
+    return FULL || i < n;
+  }
 };
 
 // Sum over the group (partners differ in g, so in the same system); the
@@ -64,7 +69,7 @@ __device__ void own_entries(const System<T, G>& s, int i0, T (&acc)[NR][R]) {
   for (int k = 0; k < R; ++k)
 #pragma unroll
     for (int q = 0; q < NR; ++q)
-      acc[q][k] = (FULL || i0 + k < s.n) && s.owns(i0 + k) ? s.V(q, i0 + k) : T(0);
+      acc[q][k] = s.template has<FULL>(i0 + k) && s.owns(i0 + k) ? s.V(q, i0 + k) : T(0);
 }
 
 template <int G, class T, int NR, int R>
@@ -80,7 +85,7 @@ __device__ void sum_over_group(T (&acc)[NR][R], unsigned mask) {
 // FORWARD: y <- L^{-1} y, else x <- L^{-T} x.
 template <bool FORWARD, int R, int NR, bool FULL, class T, int G>
 __device__ void diagonal_block(const System<T, G>& s, int i0, T (&acc)[NR][R]) {
-  auto live = [&](int k) { return FULL || i0 + k < s.n; };
+  auto live = [&](int k) { return s.template has<FULL>(i0 + k); };
 #pragma unroll
   for (int step = 0; step < R; ++step) {
     const int k = FORWARD ? step : R - 1 - step;
@@ -106,7 +111,7 @@ __device__ void diagonal_block(const System<T, G>& s, int i0, T (&acc)[NR][R]) {
 // FULL), given rows 0 .. i0 - 1 solved.
 template <int R, int NR, bool FULL, class T, int G>
 __device__ void forward_block(const System<T, G>& s, int i0, unsigned mask) {
-  auto live = [&](int k) { return FULL || i0 + k < s.n; };
+  auto live = [&](int k) { return s.template has<FULL>(i0 + k); };
   T acc[NR][R];
   own_entries<FULL>(s, i0, acc);
 #pragma unroll 4
@@ -129,7 +134,6 @@ __device__ void forward_block(const System<T, G>& s, int i0, unsigned mask) {
 // i0 + R .. n - 1 solved.
 template <int R, int NR, bool FULL, class T, int G>
 __device__ void backward_block(const System<T, G>& s, int i0, unsigned mask) {
-  auto live = [&](int k) { return FULL || i0 + k < s.n; };
   T acc[NR][R];
   own_entries<FULL>(s, i0, acc);
   // Only the last block is partial, and nothing lies below it.
@@ -153,15 +157,9 @@ __device__ void backward_block(const System<T, G>& s, int i0, unsigned mask) {
 
 }  // namespace lane_detail
 
-// Right-hand-side groups of one system: a thread takes NR of its columns.
-template <int NR>
-__host__ __device__ inline std::int64_t lane_groups(int nrhs) {
-  return (nrhs + NR - 1) / NR;
-}
-
 // Block b = first + blockIdx.x (one warp) solves columns NR j .. NR j + NR - 1
 // (those below nrhs) of systems S (b / c) .. S (b / c) + S - 1, S = 32 / G,
-// j = b % c, c = lane_groups<NR>(nrhs): the warps of the same systems are
+// j = b % c, c = rhs_groups<NR>(nrhs): the warps of the same systems are
 // neighbours, so their reads of L after the first come from L2. Lane
 // g S + t is lane g of system t's group. A group talks only within itself, so
 // a group past the batch simply leaves. MINB blocks per SM bound the
@@ -179,7 +177,7 @@ __global__ void __launch_bounds__(32, MINB)
   extern __shared__ __align__(16) unsigned char lane_bytes[];
   const int t = threadIdx.x % S, g = threadIdx.x / S;
   const std::int64_t b = first + blockIdx.x;
-  const std::int64_t c = lane_groups<NR>(p.nrhs);
+  const std::int64_t c = rhs_groups<NR>(p.nrhs);
   const std::int64_t sys = b / c * S + t;
   // After posv's factorization (a split posv): a failed system keeps its B.
   const bool live = sys < p.batch && !(p.skip_failed && p.info[sys * p.info_s] != 0);
@@ -222,7 +220,7 @@ template <class T, int NR, int R, int G, int MINB, Mode MODE>
 void launch_lane_solve(const Batch<T>& p, cudaStream_t stream) {
   if (p.nrhs < 1 || p.batch < 1 || p.n < 1) return;
   constexpr int S = 32 / G;
-  const std::int64_t blocks = (p.batch + S - 1) / S * lane_groups<NR>(p.nrhs);
+  const std::int64_t blocks = (p.batch + S - 1) / S * rhs_groups<NR>(p.nrhs);
   const std::size_t shm = lane_solve_shared<T, NR, G>(p.n);
   auto* kern = lane_solve_kernel<T, NR, R, G, MINB, MODE>;
   allow_shared(kern, shm, "lane_solve_kernel shared memory");

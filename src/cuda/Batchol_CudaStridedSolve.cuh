@@ -123,12 +123,6 @@ __device__ void backward_cols(const Factor<T>& L, int n, int lane, const T (&dl)
 
 inline constexpr int strided_solve_warps = 4;  // warps per block
 
-// Number of warps of one system: each takes NR of its right-hand sides.
-template <int NR>
-__host__ __device__ inline std::int64_t strided_warps_per_system(int nrhs) {
-  return (nrhs + NR - 1) / NR;
-}
-
 // One warp per NR right-hand sides: warp w = first + blockIdx.x * warps +
 // (warp in block) solves columns NR j .. NR j + NR - 1 (those below nrhs) of
 // system w / g, j = w % g, g = ceil(nrhs / NR). Each read of L serves the NR
@@ -145,7 +139,7 @@ __global__ void __launch_bounds__(strided_solve_warps * 32)
   constexpr bool kBackward = MODE != Mode::TrsvN;
   const int lane = threadIdx.x % 32;
   const std::int64_t w = first + std::int64_t(blockIdx.x) * strided_solve_warps + threadIdx.x / 32;
-  const std::int64_t g = strided_warps_per_system<NR>(p.nrhs);
+  const std::int64_t g = rhs_groups<NR>(p.nrhs);
   const std::int64_t s = w / g;
   if (s >= p.batch) return;  // the whole warp: w is warp-uniform
   // After posv's factorization (the table's split posv): a system whose
@@ -199,7 +193,7 @@ __global__ void __launch_bounds__(strided_solve_warps * 32)
 template <class T, int MW, Mode MODE, int U, int NR>
 void launch_strided_solve(const Batch<T>& p, cudaStream_t stream) {
   if (p.nrhs < 1) return;
-  const std::int64_t warps = p.batch * strided_warps_per_system<NR>(p.nrhs);
+  const std::int64_t warps = p.batch * rhs_groups<NR>(p.nrhs);
   const std::int64_t blocks = (warps + strided_solve_warps - 1) / strided_solve_warps;
   launch_grids(blocks, "strided_solve_kernel launch", [&](unsigned nb, std::int64_t b0) {
     strided_solve_kernel<T, MW, U, NR, MODE>
