@@ -2,10 +2,13 @@
 # Builds the tuning tool: the candidate kernels (group kernels in
 # tune_kernels.cu, tile kernels in tune_tile.cu, panel kernels in
 # tune_panel.cu, strided warp solves in tune_strided.cu) are split into parts
-# that compile in parallel, and so does tune_table.cu (the kernel table, one part per precision, and the default
-# rows); compile times go to OUTDIR/compile_times.txt.
+# that compile in parallel, and so does tune_table.cu (the sm_90 table and the
+# default rows, a part per precision and mode); compile times go to
+# OUTDIR/compile_times.txt.
 # Usage: build_tune.sh OUTDIR [JOBS] [NPARTS]
-# TUNE_GROUP_MIN_NP=24 in the environment leaves out the small group kernels.
+# TUNE_GROUP_MIN_NP=24 in the environment leaves out the small group kernels;
+# TUNE_SOLVE_ONLY=1 builds only what `tune --solve` (--trsv, --trsv-only)
+# runs: no tile or panel kernels, no potrf or posv through the tables.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -26,13 +29,21 @@ part() {
 }
 export -f part
 rm -f "$out/compile_times.txt"
+solve_only=${TUNE_SOLVE_ONLY:-0}
+rm -f "$out"/tune_*_part*.o
 {
-  for i in 0 1 2 3; do echo "tune_table $i"; done
-  for i in $(seq 0 $((parts - 1))); do echo "tune_tile $i"; echo "tune_kernels $i"; echo "tune_panel $i"; echo "tune_strided $i"; done
+  # The table parts first: they are the longest.
+  for i in $(seq 0 19); do
+    if [ "$solve_only" = 1 ] && [ $((i % 5)) -lt 2 ]; then continue; fi
+    echo "tune_table $i"
+  done
+  for i in $(seq 0 $((parts - 1))); do
+    echo "tune_kernels $i"
+    echo "tune_strided $i"
+    if [ "$solve_only" != 1 ]; then echo "tune_tile $i"; echo "tune_panel $i"; fi
+  done
 } | xargs -P "$jobs" -L1 bash -c 'part "$0" "$1"'
 cat "$out"/ptxas_*.log > "$out/ptxas.log"
 nvcc $TUNE_FLAGS -c "$here/tune.cu" -o "$out/tune_main.o"
-nvcc -arch=sm_90 "$out"/tune_kernels_part*.o "$out"/tune_tile_part*.o "$out"/tune_panel_part*.o "$out"/tune_strided_part*.o "$out"/tune_table_part*.o \
-  "$out/tune_main.o" \
-  -lcusolver -o "$out/tune"
+nvcc -arch=sm_90 "$out"/tune_*_part*.o "$out/tune_main.o" -lcusolver -o "$out/tune"
 echo "built $out/tune"

@@ -16,11 +16,14 @@ records that way too. A measured n covers the orders above the previous
 measured one, so the sweep must measure every order where a candidate's
 padded order changes (the kernels pad to their compile-time order).
 
-The solve tables (potrs and trsv; one for a single right-hand side, one for
-several) come from the records of a `tune --solve` sweep, which carry
-"nrhs": per precision, layout, order and nrhs (1, or the sweep's several),
-the group kernel, strided warp solve, staged solve or lane solve with the lowest potrs
-time relative to the fastest, averaged over the batch sizes.
+The solve tables (potrs with one right-hand side, with several, and trsv)
+come from the records of `tune --solve` sweeps, which carry "nrhs": per
+precision, layout, order and nrhs (1, or the sweep's several), the group
+kernel, strided warp solve, staged solve or lane solve with the lowest potrs
+time relative to the fastest, averaged over the batch sizes. The trsv table
+takes the same choice from trsv's own times (`tune --trsv` or
+`--trsv-only`, records with op "trsv") at the orders they cover, and the
+one-right-hand-side potrs choice at the others.
 
 Usage: make_table.py TUNE.json [SOLVE.json ...] [-o OUT.inc]
 """
@@ -205,6 +208,8 @@ def main():
     times = collections.defaultdict(lambda: collections.defaultdict(dict))
     # (prec, layout, n, many) -> {batch: {kernel: ns}}, potrs of the solve sweep
     solves = collections.defaultdict(lambda: collections.defaultdict(dict))
+    # (prec, layout, n) -> {batch: {kernel: ns}}, trsv of the solve sweep
+    trsvs = collections.defaultdict(lambda: collections.defaultdict(dict))
     sources = []
     for path in a.json:
         with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
@@ -219,10 +224,14 @@ def main():
             if "nrhs" in r:
                 # On LayoutLeft the rows are not contiguous, so stagedbulk runs
                 # as staged: the same kernel, and a pick between them would be noise.
-                if r["op"] == "potrs" and not (r["layout"] == "left" and
-                                               r["kernel"].startswith("stagedbulk")):
+                if r["layout"] == "left" and r["kernel"].startswith("stagedbulk"):
+                    continue
+                if r["op"] == "potrs":
                     key = (r["prec"], r["layout"], r["n"], r["nrhs"] > 1)
                     solves[key][r["batch"]][r["kernel"]] = r["ns_per_matrix"]
+                elif r["op"] == "trsv":
+                    trsvs[(r["prec"], r["layout"], r["n"])][r["batch"]][r["kernel"]] = \
+                        r["ns_per_matrix"]
                 continue
             times[(r["prec"], r["layout"], r["n"])][r["batch"]][(r["kernel"], r["op"])] = r["ns_per_matrix"]
 
@@ -267,23 +276,30 @@ def main():
         "// group of lanes per system; the largest order, lanes per system, 1",
         "// warp, blocks per SM, then rows per block and right-hand sides per",
         "// lane) per range of orders, for one",
-        "// right-hand side (trsv too) and",
-        "// for several (timed with 8).",
+        "// right-hand side, for several (timed with 8) and for trsv (timed for",
+        "// trsv where the comment says so, else potrs's choice).",
     ]
-    for many, struct in ((False, "Sm90SolveOne"), (True, "Sm90SolveMany")):
+    for struct in ("Sm90SolveOne", "Sm90SolveMany", "Sm90SolveTrsv"):
+        many = struct == "Sm90SolveMany"
         out.append(f"struct {struct} {{")
         for prec in ("double", "float"):
             for layout in ("right", "left"):
                 ns = sorted(n for (p, l, n, m) in solves if (p, l, m) == (prec, layout, many))
+                if struct == "Sm90SolveTrsv":
+                    ns = sorted(set(ns) | {n for (p, l, n) in trsvs if (p, l) == (prec, layout)})
                 if not ns or ns[-1] < a.max_n:
                     sys.exit(f"solve {prec} {layout}: the --solve sweep must reach n = {a.max_n}")
                 rows = []
                 for n in ns:
                     if n > a.max_n:
                         break
-                    e, note = choose_solve(solves[(prec, layout, n, many)])
+                    if struct == "Sm90SolveTrsv" and (prec, layout, n) in trsvs:
+                        e, note = choose_solve(trsvs[(prec, layout, n)])
+                        note = note and "trsv: " + note
+                    else:
+                        e, note = choose_solve(solves[(prec, layout, n, many)])
                     if e is None:
-                        sys.exit(f"solve {prec} {layout} n = {n}: no candidate at every batch")
+                        sys.exit(f"{struct} {prec} {layout} n = {n}: no candidate at every batch")
                     add_row(rows, n, e, note)
                 emit_rows(out, f"{prec}_{layout}", rows)
         out.append("};")

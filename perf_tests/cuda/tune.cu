@@ -12,8 +12,11 @@
 // --solve sweeps the solve-only modes instead: every candidate that has potrs
 // (group kernels, strided warp solves, the tables) is checked with 3
 // right-hand sides and timed for potrs with 1 and with 8 (records carry
-// "nrhs"), from which make_table.py writes the solve tables.
-// Usage: tune [--json FILE] [--quick] [--solve] [--prec d|f|df] [--sizes 4,8,...] [--reps R]
+// "nrhs"), from which make_table.py writes the solve tables; --trsv adds trsv
+// (lower, forward, one vector; op "trsv") to that timing, --trsv-only times
+// trsv alone, for the trsv table.
+// Usage: tune [--json FILE] [--quick] [--solve | --trsv | --trsv-only] [--prec d|f|df]
+//             [--sizes 4,8,...] [--reps R]
 #include "tune_common.cuh"
 
 #include <cusolverDn.h>
@@ -234,6 +237,8 @@ void ref_bwd(const std::vector<T>& l, int n, std::vector<T>& b) {
 
 // ---------------------------------------------------------------- context
 
+enum class SolveOps { Potrs, Trsv, Both };
+
 struct Ctx {
   cudaStream_t s{};
   cudaEvent_t e0{}, e1{};
@@ -243,7 +248,8 @@ struct Ctx {
   cusolverDnHandle_t h{};
   int reps = 15;
   bool quick = false;
-  bool solve = false;  // --solve: the solve-only sweep
+  bool solve = false;                    // --solve: the solve-only sweep
+  SolveOps solve_ops = SolveOps::Potrs;  // what it times (--trsv, --trsv-only)
   std::vector<std::string> records;
   int failures = 0;
 };
@@ -660,7 +666,7 @@ void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& tabl
 // The solve-only sweep (--solve): every candidate with potrs, checked in
 // every mode it has with 3 right-hand sides (planted failures: the solve
 // modes read the CPU factor of the SPD systems), then potrs timed with one and
-// with eight right-hand sides at batch 10^4 and >= 256 MB (of A).
+// with eight right-hand sides, and/or trsv, at batch 10^4 and >= 256 MB (of A).
 template <class T, class AfterSize>
 void sweep_solve(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& table,
                  AfterSize&& after_size) {
@@ -680,9 +686,16 @@ void sweep_solve(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>
         record_check<T>(c, *k, n, lay, 3, e, why);
       }
     }
+    // What is timed: potrs with 1 and 8 right-hand sides, and/or trsv
+    // (lower, not transposed: the forward substitution, one vector).
+    std::vector<std::pair<Mode, int>> ops;
+    if (c.solve_ops != SolveOps::Trsv) ops = {{Mode::Potrs, 1}, {Mode::Potrs, 8}};
+    if (c.solve_ops != SolveOps::Potrs) ops.push_back({Mode::TrsvN, 1});
     for (std::int64_t batch : timing_batches(c, n, sizeof(T)))
       for (Layout lay : {Layout::Right, Layout::Left})
-        for (int nrhs : {1, 8}) {
+        for (const auto& [mode, nrhs] : ops) {
+          const int mi = int(mode);
+          const char* op = mode == Mode::Potrs ? "potrs" : "trsv";
           Data<T> d(n, batch, lay, 99 + n, nrhs);
           d.restore_a(c.s);
           auto restore_b = [&] { d.restore_b(c.s); };
@@ -692,18 +705,18 @@ void sweep_solve(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>
             // On LayoutLeft the rows are not contiguous and stagedbulk runs
             // the staged kernel (checked above, not timed twice).
             if (lay == Layout::Left && k->name.rfind("stagedbulk", 0) == 0) continue;
+            if (!k->fn[mi]) continue;
             const Batch<T> p = d.desc();
-            const double t = time_median(c, c.reps, restore_b, [&] { k->fn[potrs](p, c.s); });
-            record<T>(c, "potrs", n, lay, batch, k->name, t, Mode::Potrs, nrhs);
+            const double t = time_median(c, c.reps, restore_b, [&] { k->fn[mi](p, c.s); });
+            record<T>(c, op, n, lay, batch, k->name, t, mode, nrhs);
             if (t < best && !k->table) best = t, bk = k;
           }
           char line[512];
-          std::snprintf(
-              line, sizeof line,
-              "%-6s n=%3d %-5s batch=%9lld nrhs=%d potrs best=%-26s %9.3f ns %5.1f%% roof",
-              prec_name<T>(), n, layout_name(lay), (long long)batch, nrhs,
-              bk ? bk->name.c_str() : "-", best / batch * 1e9,
-              100 * op_bytes(Mode::Potrs, n, sizeof(T), nrhs) / c.bw / (best / batch));
+          std::snprintf(line, sizeof line,
+                        "%-6s n=%3d %-5s batch=%9lld nrhs=%d %-5s best=%-26s %9.3f ns %5.1f%% roof",
+                        prec_name<T>(), n, layout_name(lay), (long long)batch, nrhs, op,
+                        bk ? bk->name.c_str() : "-", best / batch * 1e9,
+                        100 * op_bytes(mode, n, sizeof(T), nrhs) / c.bw / (best / batch));
           std::printf("%s\n", line);
           table.push_back(line);
         }
@@ -726,6 +739,10 @@ int main(int argc, char** argv) {
       c.quick = true;
     else if (a == "--solve")
       c.solve = true;
+    else if (a == "--trsv")
+      c.solve = true, c.solve_ops = SolveOps::Both;
+    else if (a == "--trsv-only")
+      c.solve = true, c.solve_ops = SolveOps::Trsv;
     else if (a == "--prec" && i + 1 < argc)
       prec = argv[++i];
     else if (a == "--reps" && i + 1 < argc)

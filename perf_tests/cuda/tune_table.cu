@@ -3,15 +3,18 @@
 // 64 < n <= 128 (checking them checks the tables' routing), and
 // "default_table", every mode through the rows other architectures use
 // (DefaultTable, DefaultSolveTable), so an sm_90 run checks them too.
-// -DTUNE_PART=0 builds the double table, 1 the float one, 2 and 3 the default
-// rows in double and float (in parallel). Parts 0 and 1 also hold the
-// candidates' split_solve (tune_common.cuh).
+// -DTUNE_PART=0..19 builds one mode of one precision of one of the two
+// (Init below), so that the twenty compile in parallel; in one part per
+// precision the sm_90 table took about four minutes of nvcc. The potrs parts
+// of the sm_90 table (2 and 7) also hold the candidates' split_solve
+// (tune_common.cuh).
 #include "tune_common.cuh"
 
 #include "cuda/Batchol_CudaTable.cuh"
 
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 
 namespace tune {
 namespace {
@@ -32,6 +35,8 @@ void default_launch(const Batch<T>& p, cudaStream_t s) {
   bool ok;
   if constexpr (MODE == Mode::Potrf || MODE == Mode::Posv)
     ok = launch_table<MODE, T, DefaultTable>(p, s);
+  else if constexpr (MODE == Mode::TrsvN || MODE == Mode::TrsvT)
+    ok = launch_table<MODE, T, DefaultSolveTable<false>>(p, s);
   else
     ok = p.nrhs > 1 ? launch_table<MODE, T, DefaultSolveTable<true>>(p, s)
                     : launch_table<MODE, T, DefaultSolveTable<false>>(p, s);
@@ -41,55 +46,51 @@ void default_launch(const Batch<T>& p, cudaStream_t s) {
   }
 }
 
+// The table candidates are registered one mode per part: the part that
+// compiles a mode adds its launch to the candidate of that name, whichever
+// part created it (static initialization runs in no fixed order).
 template <class T>
-void add_default() {
+void add_mode(const char* name, int np, int lo, int mode, typename Cand<T>::Fn fn) {
+  for (Cand<T>& c : registry<T>())
+    if (c.name == name) {
+      c.fn[mode] = fn;
+      return;
+    }
   Cand<T> c;
-  c.name = "default_table";
-  c.np = BATCHOL_CUDA_MAX_N;
+  c.name = name;
+  c.np = np;
+  c.lo = lo;
   c.table = true;
-  c.fn[int(Mode::Potrf)] = &default_launch<T, Mode::Potrf>;
-  c.fn[int(Mode::Posv)] = &default_launch<T, Mode::Posv>;
-  c.fn[int(Mode::Potrs)] = &default_launch<T, Mode::Potrs>;
-  c.fn[int(Mode::TrsvN)] = &default_launch<T, Mode::TrsvN>;
-  c.fn[int(Mode::TrsvT)] = &default_launch<T, Mode::TrsvT>;
+  c.fn[mode] = fn;
   registry<T>().push_back(c);
 }
 
-template <class T>
+template <class T, Mode MODE>
 void add_table() {
-  Cand<T> c;
-  c.name = "table";
-  c.np = 64;
-  c.table = true;
-  c.fn[int(Mode::Potrf)] = &table_launch<T, Mode::Potrf>;
-  c.fn[int(Mode::Posv)] = &table_launch<T, Mode::Posv>;
-  c.fn[int(Mode::Potrs)] = &table_launch<T, Mode::Potrs>;
-  c.fn[int(Mode::TrsvN)] = &table_launch<T, Mode::TrsvN>;
-  c.fn[int(Mode::TrsvT)] = &table_launch<T, Mode::TrsvT>;
-  registry<T>().push_back(c);
-  Cand<T> f;
-  f.name = "table_factor";
-  f.np = BATCHOL_CUDA_MAX_N;
-  f.lo = 64;
-  f.table = true;
-  f.fn[int(Mode::Potrf)] = &table_launch<T, Mode::Potrf>;
-  f.fn[int(Mode::Posv)] = &table_launch<T, Mode::Posv>;
-  f.fn[int(Mode::Potrs)] = &table_launch<T, Mode::Potrs>;
-  f.fn[int(Mode::TrsvN)] = &table_launch<T, Mode::TrsvN>;
-  f.fn[int(Mode::TrsvT)] = &table_launch<T, Mode::TrsvT>;
-  registry<T>().push_back(f);
+  add_mode<T>("table", 64, 0, int(MODE), &table_launch<T, MODE>);
+  add_mode<T>("table_factor", BATCHOL_CUDA_MAX_N, 64, int(MODE), &table_launch<T, MODE>);
+}
+
+template <class T, Mode MODE>
+void add_default() {
+  add_mode<T>("default_table", BATCHOL_CUDA_MAX_N, 0, int(MODE), &default_launch<T, MODE>);
 }
 
 #ifndef TUNE_PART
 #define TUNE_PART 0
 #endif
+// Part = 10 x (0: the sm_90 table, 1: the default rows) + 5 x (0: double,
+// 1: float) + the mode.
+constexpr Mode kPartMode = Mode(TUNE_PART % 5);
+using PartT = std::conditional_t<TUNE_PART / 5 % 2 == 0, double, float>;
 
 struct Init {
   Init() {
-    if constexpr (TUNE_PART == 0) add_table<double>();
-    if constexpr (TUNE_PART == 1) add_table<float>();
-    if constexpr (TUNE_PART == 2) add_default<double>();
-    if constexpr (TUNE_PART == 3) add_default<float>();
+#if TUNE_PART < 10
+    add_table<PartT, kPartMode>();
+#else
+    add_default<PartT, kPartMode>();
+#endif
   }
 } init;
 
@@ -101,9 +102,9 @@ void split_solve(const Batch<T>& p, cudaStream_t s) {
   q.skip_failed = true;
   table_launch<T, Mode::Potrs>(q, s);
 }
-#if TUNE_PART == 0
+#if TUNE_PART == 2
 template void split_solve<double>(const Batch<double>&, cudaStream_t);
-#elif TUNE_PART == 1
+#elif TUNE_PART == 7
 template void split_solve<float>(const Batch<float>&, cudaStream_t);
 #endif
 

@@ -149,10 +149,12 @@ constexpr bool valid_table_set() {
 }
 static_assert(valid_table_set<Sm90Table>() && valid_table_set<DefaultTable>());
 
-// The solve tables' dispatch (Batchol_CudaTable.cuh, which includes this
-// file and defines it): the split posv solves through them.
-template <Mode MODE, class T>
-bool launch_solve(const Batch<T>& p, cudaStream_t stream);
+// The table's entry points (Batchol_CudaTable.cuh, which includes this file
+// and defines them): the split posv solves through potrs's, so that a
+// library build compiles the solve rows once, in potrs's own translation
+// unit (src/kernels/cuda_entry.cpp.in).
+template <class T>
+struct CudaKernels;
 
 namespace table_detail {
 
@@ -194,7 +196,7 @@ bool try_row(const Batch<T>& p, cudaStream_t s) {
       if constexpr (split) {
         Batch<T> q = p;
         q.skip_failed = true;
-        launch_solve<Mode::Potrs>(q, s);
+        CudaKernels<T>::potrs(q, s);
       }
     }
     return true;

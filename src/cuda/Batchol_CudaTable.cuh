@@ -3,11 +3,11 @@
 // tuning tool wrote, elsewhere a robust default), whose rows also say how
 // posv solves (inside the kernel, or split into potrf and the solve
 // tables' potrs). The solve-only modes (potrs, trsv): the solve tables, one for a single
-// right-hand side (trsv too) and one for several, each naming per order the
-// group kernel (lanes per matrix, Batchol_CudaGroupKernel.cuh) or the strided
-// warp solve (a warp per right-hand side, Batchol_CudaStridedSolve.cuh) with
-// its shape; on sm_90 the rows the tuning tool wrote, elsewhere the default
-// below.
+// right-hand side, one for several and one for trsv, each naming per order
+// the group kernel (lanes per matrix, Batchol_CudaGroupKernel.cuh) or a solve
+// kernel (strided, staged or lane solve) with its shape; on sm_90 the rows
+// the tuning tool wrote, elsewhere the default below (one right-hand side
+// and trsv share its rows).
 //
 // Each entry is an unrolled kernel, so every entry costs compile time in the
 // translation unit that calls the Cuda path: BATCHOL_CUDA_MAX_N (default 128)
@@ -34,7 +34,11 @@ namespace batchol::cuda {
 // lies: in double from n = 33 on LayoutRight and 49 on LayoutLeft; in float
 // on LayoutRight from 49 (33 with several right-hand sides), on LayoutLeft
 // only above 64 and, with several right-hand sides, at 49-56. One right-hand
-// side: 4 steps of L read ahead; several: 4 per warp, 2 steps ahead.
+// side: 4 steps of L read ahead; several: 4 per warp, 2 steps ahead. Since
+// the twenty-fourth session, LayoutLeft with one right-hand side runs the lane
+// solve above 64 instead (4 lanes per system, blocks of 8 rows, at least 16
+// blocks per SM: the shape the sm_90 table takes most often there; it reads
+// whole sectors on any architecture).
 struct RowList {
   std::array<FactorEntry, 32> r{};
   std::size_t size = 0;
@@ -45,6 +49,12 @@ struct RowList {
     FactorEntry e{n_hi, Kernel::Strided, (n_hi + 31) / 32 * 32, 32, 4, 0, 0, 0};
     e.ahead = many ? 2 : 4;
     e.nr = many ? 4 : 1;
+    r[size++] = e;
+  }
+  constexpr void lane(int n_hi, int lanes) {
+    FactorEntry e{n_hi, Kernel::Lane, 128, lanes, 1, 16, 0, 0};
+    e.nb = 8;
+    e.nr = 1;
     r[size++] = e;
   }
 };
@@ -70,8 +80,12 @@ constexpr RowList default_solve_list(bool dbl, bool left, bool many) {
       l.strided(64, many);
     }
   }
-  l.strided(96, many);
-  l.strided(128, many);
+  if (left && !many) {
+    l.lane(128, 4);
+  } else {
+    l.strided(96, many);
+    l.strided(128, many);
+  }
   return l;
 }
 template <bool DBL, bool LEFT, bool MANY>
@@ -91,18 +105,27 @@ struct DefaultSolveTable {
 
 static_assert(valid_table_set<DefaultSolveTable<false>>() &&
               valid_table_set<DefaultSolveTable<true>>() && valid_table_set<Sm90SolveOne>() &&
-              valid_table_set<Sm90SolveMany>());
+              valid_table_set<Sm90SolveMany>() && valid_table_set<Sm90SolveTrsv>());
 
-// The solve-only modes (potrs, trsv) through the solve table of the current
-// device's architecture for one or several right-hand sides.
+// The solve-only modes through the solve tables of the current device's
+// architecture: potrs through the table for one or for several right-hand
+// sides, trsv through its own on sm_90 (timed for trsv, which reads L once
+// where potrs reads it twice, so the two can prefer different kernels) and
+// through the one-right-hand-side rows elsewhere.
 template <Mode MODE, class T>
 bool launch_solve(const Batch<T>& p, cudaStream_t stream) {
+  constexpr bool trsv = MODE == Mode::TrsvN || MODE == Mode::TrsvT;
   const bool many = p.nrhs > 1;
-  if (device_is_sm90())
+  if constexpr (trsv) {
+    return device_is_sm90() ? launch_table<MODE, T, Sm90SolveTrsv>(p, stream)
+                            : launch_table<MODE, T, DefaultSolveTable<false>>(p, stream);
+  } else if (device_is_sm90()) {
     return many ? launch_table<MODE, T, Sm90SolveMany>(p, stream)
                 : launch_table<MODE, T, Sm90SolveOne>(p, stream);
-  return many ? launch_table<MODE, T, DefaultSolveTable<true>>(p, stream)
-              : launch_table<MODE, T, DefaultSolveTable<false>>(p, stream);
+  } else {
+    return many ? launch_table<MODE, T, DefaultSolveTable<true>>(p, stream)
+                : launch_table<MODE, T, DefaultSolveTable<false>>(p, stream);
+  }
 }
 
 // Launches operation MODE on `stream` and returns true, or returns false when
@@ -120,7 +143,8 @@ bool launch_tuned(const Batch<T>& p, cudaStream_t stream) {
 
 // The table's entry points for one scalar type, one per mode. Batchol::batchol
 // (CMake) defines BATCHOL_PRECOMPILED: they are then compiled once into the
-// batchol_kernels library (src/kernels/) and every other translation unit only
+// batchol_kernels library (src/kernels/cuda_entry.cpp.in, a translation unit
+// per precision and entry point) and every other translation unit only
 // declares them, which saves minutes of nvcc time per translation unit.
 template <class T>
 struct CudaKernels {
