@@ -81,29 +81,48 @@ TYPED_TEST(Solve, PotrsMatchesLapackAtEverySize) {
 // 32 systems per warp, the right-hand sides in groups of one or two): 70
 // systems are two whole warps and a partial one, and 3 right-hand sides
 // leave a partial group. The sweeps above run such batches only at n <= 4.
-TYPED_TEST(Solve, PotrsAcrossWarps) {
-  using C = TypeParam;
+// potrs with 1 and 3 right-hand sides at order n on every path, against the
+// systems and the paths against each other.
+template <class C>
+void expect_potrs_matches(int n, int batch) {
   using T = typename C::scalar;
   using L = typename C::layout;
-  for (int n : {20, 33, 57, 100, 128}) {
-    const int batch = 70;
-    const SpdBatch s = make_spd_batch<T>(n, batch);
-    std::map<int, std::vector<Matrix>> first;
-    for (batchol::Path path : paths_under_test<PotrfOp, PotrsOp>()) {
-      SCOPED_TRACE(case_name(n, batch, path));
-      const batchol::Options opts = options(C::uplo, path);
-      const AView<C> A = factored<C>(s, opts);
-      for (int nrhs : {1, 3}) {
-        SCOPED_TRACE("nrhs = " + std::to_string(nrhs));
-        const auto rhs = make_rhs<T>(n, nrhs, batch);
-        const auto x = potrs_with<Batch3<T, L>>(A, rhs, nrhs, opts);
-        EXPECT_TRUE(every_item(batch, [&](int b) { return solution_ok<T>(s, b, rhs[b], x[b]); }));
-        if (!first.count(nrhs)) first[nrhs] = x;
-        EXPECT_TRUE(every_item(
-            batch, [&](int b) { return paths_agree<T>(x[b], first[nrhs][b], n, s.cond[b]); }));
-      }
-      if (::testing::Test::HasFailure()) return;
+  const SpdBatch s = make_spd_batch<T>(n, batch);
+  std::map<int, std::vector<Matrix>> first;
+  for (batchol::Path path : paths_under_test<PotrfOp, PotrsOp>()) {
+    SCOPED_TRACE(case_name(n, batch, path));
+    const batchol::Options opts = options(C::uplo, path);
+    const AView<C> A = factored<C>(s, opts);
+    for (int nrhs : {1, 3}) {
+      SCOPED_TRACE("nrhs = " + std::to_string(nrhs));
+      const auto rhs = make_rhs<T>(n, nrhs, batch);
+      const auto x = potrs_with<Batch3<T, L>>(A, rhs, nrhs, opts);
+      EXPECT_TRUE(every_item(batch, [&](int b) { return solution_ok<T>(s, b, rhs[b], x[b]); }));
+      if (!first.count(nrhs)) first[nrhs] = x;
+      EXPECT_TRUE(every_item(
+          batch, [&](int b) { return paths_agree<T>(x[b], first[nrhs][b], n, s.cond[b]); }));
     }
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+TYPED_TEST(Solve, PotrsAcrossWarps) {
+  for (int n : {20, 33, 57, 100, 128}) {
+    expect_potrs_matches<TypeParam>(n, 70);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// Batches large enough for the sm_90 solve tables' ...Big rows
+// (large_solve_batch: batch^2 n^2 sizeof(T) >= 10^4 * 256 MB), which at
+// n = 24-40 name other kernels than the rows for batch 10^4. Only where the
+// Cuda path runs: the batches hold 40-160 MB of matrices.
+TYPED_TEST(Solve, PotrsLargeBatchRows) {
+  using T = typename TypeParam::scalar;
+  if (!path_provided<Exec, PotrfOp, PotrsOp>(batchol::Path::Cuda)) GTEST_SKIP() << "no Cuda path";
+  for (int n : {24, 32, 40}) {
+    expect_potrs_matches<TypeParam>(n, large_rows_batch<T>(n));
+    if (::testing::Test::HasFailure()) return;
   }
 }
 

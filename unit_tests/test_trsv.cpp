@@ -98,6 +98,17 @@ TYPED_TEST(Trsv, AcrossWarps) {
   }
 }
 
+// Batches large enough for the sm_90 trsv table's Big rows, as
+// Solve.PotrsLargeBatchRows (Cuda path only).
+TYPED_TEST(Trsv, LargeBatchRows) {
+  using T = typename TypeParam::scalar;
+  if (!path_provided<Exec, TrsvNOp, TrsvTOp>(batchol::Path::Cuda)) GTEST_SKIP() << "no Cuda path";
+  for (int n : {24, 32, 40}) {
+    expect_trsv_matches<TypeParam>(n, large_rows_batch<T>(n));
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
 // An infinite right-hand-side entry in the row each substitution finishes
 // last: that entry of x is infinite and every other one is the finite
 // solution, as substitution computes it (an entry, once finished, must not

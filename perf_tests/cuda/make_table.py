@@ -20,7 +20,10 @@ The solve tables (potrs with one right-hand side, with several, and trsv)
 come from the records of `tune --solve` sweeps, which carry "nrhs": per
 precision, layout, order and nrhs (1, or the sweep's several), the group
 kernel, strided warp solve, staged solve or lane solve with the lowest potrs
-time relative to the fastest, averaged over the batch sizes. The trsv table
+time relative to the fastest, averaged over the batch sizes; where another
+kernel is more than 5 % faster at the batch of 10^4 or at the one of
+>= 256 MB, that regime's table takes it (the ...Big tables serve batches
+nearer the second in log scale). The trsv table
 takes the same choice from trsv's own times (`tune --trsv` or
 `--trsv-only`, records with op "trsv") at the orders they cover, and the
 one-right-hand-side potrs choice at the others.
@@ -171,15 +174,30 @@ def solve_row(name):
     return None
 
 
-def choose_solve(times):
+REGIME_GAIN = 1.05
+
+
+def choose_solve(times, regime):
     """times: {batch: {kernel: ns}} -> (row fields, note): the kernel with the
-    lowest potrs time relative to the fastest, averaged over the batch sizes."""
-    ranked = rank([{k: t for k, t in per.items() if solve_row(k)} for per in times.values()])
+    lowest time relative to the fastest, averaged over the batch sizes, unless
+    at the batch of the regime (the sweep's smallest, batch 10^4, for "small";
+    its largest, >= 256 MB, for "big") another kernel takes less than
+    1 / REGIME_GAIN of its time; then that one (a switch for a clear gain
+    only, so near ties keep one kernel for both regimes)."""
+    cands = [{k: t for k, t in per.items() if solve_row(k)} for per in times.values()]
+    ranked = rank(cands)
     if not ranked:
         return None, None
-    note = f"{ranked[0][1]} {ranked[0][0]:.3f}" + (
+    pick = ranked[0][1]
+    at = {k: t for k, t in times[(min if regime == "small" else max)(times)].items()
+          if solve_row(k) and k in dict((k2, 0) for _, k2 in ranked)}
+    best = min(at, key=at.get)
+    note = f"{pick} {ranked[0][0]:.3f}" + (
         f", then {ranked[1][1]} {ranked[1][0]:.3f}" if len(ranked) > 1 else "")
-    return solve_row(ranked[0][1]), note
+    if at[pick] > REGIME_GAIN * at[best]:
+        note = f"{best} at this batch, {at[pick] / at[best]:.2f}x faster than {note}"
+        pick = best
+    return solve_row(pick), note
 
 
 def emit_rows(out, name, rows):
@@ -277,15 +295,19 @@ def main():
         "// warp, blocks per SM, then rows per block and right-hand sides per",
         "// lane) per range of orders, for one",
         "// right-hand side, for several (timed with 8) and for trsv (timed for",
-        "// trsv where the comment says so, else potrs's choice).",
+        "// trsv where the comment says so, else potrs's choice); the averaged",
+        "// ranking, except where another kernel was more than 5 % faster at the",
+        "// batch of 10^4 (these tables) or at the one of >= 256 MB (...Big).",
     ]
-    for struct in ("Sm90SolveOne", "Sm90SolveMany", "Sm90SolveTrsv"):
-        many = struct == "Sm90SolveMany"
+    for struct, regime in ((s + big, r) for s in ("Sm90SolveOne", "Sm90SolveMany", "Sm90SolveTrsv")
+                           for big, r in (("", "small"), ("Big", "big"))):
+        many = struct.startswith("Sm90SolveMany")
+        trsv = struct.startswith("Sm90SolveTrsv")
         out.append(f"struct {struct} {{")
         for prec in ("double", "float"):
             for layout in ("right", "left"):
                 ns = sorted(n for (p, l, n, m) in solves if (p, l, m) == (prec, layout, many))
-                if struct == "Sm90SolveTrsv":
+                if trsv:
                     ns = sorted(set(ns) | {n for (p, l, n) in trsvs if (p, l) == (prec, layout)})
                 if not ns or ns[-1] < a.max_n:
                     sys.exit(f"solve {prec} {layout}: the --solve sweep must reach n = {a.max_n}")
@@ -293,11 +315,11 @@ def main():
                 for n in ns:
                     if n > a.max_n:
                         break
-                    if struct == "Sm90SolveTrsv" and (prec, layout, n) in trsvs:
-                        e, note = choose_solve(trsvs[(prec, layout, n)])
+                    if trsv and (prec, layout, n) in trsvs:
+                        e, note = choose_solve(trsvs[(prec, layout, n)], regime)
                         note = note and "trsv: " + note
                     else:
-                        e, note = choose_solve(solves[(prec, layout, n, many)])
+                        e, note = choose_solve(solves[(prec, layout, n, many)], regime)
                     if e is None:
                         sys.exit(f"{struct} {prec} {layout} n = {n}: no candidate at every batch")
                     add_row(rows, n, e, note)

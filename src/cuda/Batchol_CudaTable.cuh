@@ -105,23 +105,45 @@ struct DefaultSolveTable {
 
 static_assert(valid_table_set<DefaultSolveTable<false>>() &&
               valid_table_set<DefaultSolveTable<true>>() && valid_table_set<Sm90SolveOne>() &&
-              valid_table_set<Sm90SolveMany>() && valid_table_set<Sm90SolveTrsv>());
+              valid_table_set<Sm90SolveMany>() && valid_table_set<Sm90SolveTrsv>() &&
+              valid_table_set<Sm90SolveOneBig>() && valid_table_set<Sm90SolveManyBig>() &&
+              valid_table_set<Sm90SolveTrsvBig>());
+
+// Whether the sm_90 solve tables' ...Big rows serve this batch: those rows
+// were chosen at the tuning sweep's large batch (>= 256 MB of A), the others
+// at its batch of 10^4, and the batch counts nearer the first in log scale
+// take them: batch^2 n^2 sizeof(T) >= 10^4 * 256 MB. Where a kernel needs
+// many systems to fill the GPU (the lane solve at n = 24-40: 0.15 waves at
+// batch 10^4) the two batches prefer different kernels (H100, twenty-fifth
+// session, perf_tests/PERFLOG.md).
+template <class T>
+bool large_solve_batch(const Batch<T>& p) {
+  const double b = double(p.batch) * double(p.n);
+  return b * b * double(sizeof(T)) >= 1e4 * double(std::size_t(256) << 20);
+}
 
 // The solve-only modes through the solve tables of the current device's
 // architecture: potrs through the table for one or for several right-hand
 // sides, trsv through its own on sm_90 (timed for trsv, which reads L once
 // where potrs reads it twice, so the two can prefer different kernels) and
-// through the one-right-hand-side rows elsewhere.
+// through the one-right-hand-side rows elsewhere; on sm_90 each in its
+// ...Big form for large batches (large_solve_batch).
 template <Mode MODE, class T>
 bool launch_solve(const Batch<T>& p, cudaStream_t stream) {
   constexpr bool trsv = MODE == Mode::TrsvN || MODE == Mode::TrsvT;
   const bool many = p.nrhs > 1;
-  if constexpr (trsv) {
-    return device_is_sm90() ? launch_table<MODE, T, Sm90SolveTrsv>(p, stream)
-                            : launch_table<MODE, T, DefaultSolveTable<false>>(p, stream);
-  } else if (device_is_sm90()) {
-    return many ? launch_table<MODE, T, Sm90SolveMany>(p, stream)
-                : launch_table<MODE, T, Sm90SolveOne>(p, stream);
+  if (device_is_sm90()) {
+    const bool big = large_solve_batch(p);
+    if constexpr (trsv)
+      return big ? launch_table<MODE, T, Sm90SolveTrsvBig>(p, stream)
+                 : launch_table<MODE, T, Sm90SolveTrsv>(p, stream);
+    if (many)
+      return big ? launch_table<MODE, T, Sm90SolveManyBig>(p, stream)
+                 : launch_table<MODE, T, Sm90SolveMany>(p, stream);
+    return big ? launch_table<MODE, T, Sm90SolveOneBig>(p, stream)
+               : launch_table<MODE, T, Sm90SolveOne>(p, stream);
+  } else if constexpr (trsv) {
+    return launch_table<MODE, T, DefaultSolveTable<false>>(p, stream);
   } else {
     return many ? launch_table<MODE, T, DefaultSolveTable<true>>(p, stream)
                 : launch_table<MODE, T, DefaultSolveTable<false>>(p, stream);

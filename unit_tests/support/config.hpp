@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 #include <Batchol.hpp>
 
+#include <cmath>
+#include <cstddef>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -128,6 +130,15 @@ inline std::vector<int> batches_for(int n) {
   if (n <= 40) return {0, 7};
   if (n <= 128) return {0, 3};
   return {0, 2};
+}
+
+// The smallest batch of n x n matrices of T that the Cuda path solves with
+// the sm_90 solve tables' Big rows (cuda::large_solve_batch: batch^2 n^2
+// sizeof(T) >= 10^4 * 256 MB).
+template <class T>
+int large_rows_batch(int n) {
+  const double b = std::sqrt(1e4 * double(std::size_t(256) << 20) / (double(n) * n * sizeof(T)));
+  return int(std::ceil(b)) + 1;  // clear of rounding at the boundary
 }
 
 // Condition numbers of the random SPD matrices; matrix b of a batch of n x n
