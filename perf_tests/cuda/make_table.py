@@ -189,8 +189,9 @@ def choose_solve(times, regime):
     if not ranked:
         return None, None
     pick = ranked[0][1]
+    everywhere = {k for _, k in ranked}  # timed at every batch
     at = {k: t for k, t in times[(min if regime == "small" else max)(times)].items()
-          if solve_row(k) and k in dict((k2, 0) for _, k2 in ranked)}
+          if k in everywhere}
     best = min(at, key=at.get)
     note = f"{pick} {ranked[0][0]:.3f}" + (
         f", then {ranked[1][1]} {ranked[1][0]:.3f}" if len(ranked) > 1 else "")

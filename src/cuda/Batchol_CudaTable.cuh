@@ -6,8 +6,9 @@
 // right-hand side, one for several and one for trsv, each naming per order
 // the group kernel (lanes per matrix, Batchol_CudaGroupKernel.cuh) or a solve
 // kernel (strided, staged or lane solve) with its shape; on sm_90 the rows
-// the tuning tool wrote, elsewhere the default below (one right-hand side
-// and trsv share its rows).
+// the tuning tool wrote, each for batches near 10^4 and (...Big) for large
+// ones, elsewhere the default below (one right-hand side and trsv share its
+// rows).
 //
 // Each entry is an unrolled kernel, so every entry costs compile time in the
 // translation unit that calls the Cuda path: BATCHOL_CUDA_MAX_N (default 128)
@@ -109,10 +110,10 @@ static_assert(valid_table_set<DefaultSolveTable<false>>() &&
               valid_table_set<Sm90SolveOneBig>() && valid_table_set<Sm90SolveManyBig>() &&
               valid_table_set<Sm90SolveTrsvBig>());
 
-// Whether the sm_90 solve tables' ...Big rows serve this batch: those rows
+// Whether the sm_90 solve tables' ...Big rows serve this batch. Those rows
 // were chosen at the tuning sweep's large batch (>= 256 MB of A), the others
-// at its batch of 10^4, and the batch counts nearer the first in log scale
-// take them: batch^2 n^2 sizeof(T) >= 10^4 * 256 MB. Where a kernel needs
+// at its batch of 10^4; a batch takes the ...Big rows when it is nearer the
+// large one in log scale: batch^2 n^2 sizeof(T) >= 10^4 * 256 MB. Where a kernel needs
 // many systems to fill the GPU (the lane solve at n = 24-40: 0.15 waves at
 // batch 10^4) the two batches prefer different kernels (H100, twenty-fifth
 // session, perf_tests/PERFLOG.md).
@@ -134,14 +135,16 @@ bool launch_solve(const Batch<T>& p, cudaStream_t stream) {
   const bool many = p.nrhs > 1;
   if (device_is_sm90()) {
     const bool big = large_solve_batch(p);
-    if constexpr (trsv)
+    if constexpr (trsv) {
       return big ? launch_table<MODE, T, Sm90SolveTrsvBig>(p, stream)
                  : launch_table<MODE, T, Sm90SolveTrsv>(p, stream);
-    if (many)
+    } else if (many) {
       return big ? launch_table<MODE, T, Sm90SolveManyBig>(p, stream)
                  : launch_table<MODE, T, Sm90SolveMany>(p, stream);
-    return big ? launch_table<MODE, T, Sm90SolveOneBig>(p, stream)
-               : launch_table<MODE, T, Sm90SolveOne>(p, stream);
+    } else {
+      return big ? launch_table<MODE, T, Sm90SolveOneBig>(p, stream)
+                 : launch_table<MODE, T, Sm90SolveOne>(p, stream);
+    }
   } else if constexpr (trsv) {
     return launch_table<MODE, T, DefaultSolveTable<false>>(p, stream);
   } else {
