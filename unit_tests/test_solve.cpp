@@ -76,11 +76,6 @@ TYPED_TEST(Solve, PotrsMatchesLapackAtEverySize) {
     }
 }
 
-// Batches of more than one warp's worth of systems at the orders the Cuda
-// solve tables take the lane solve for on LayoutLeft (a thread per system,
-// 32 systems per warp, the right-hand sides in groups of one or two): 70
-// systems are two whole warps and a partial one, and 3 right-hand sides
-// leave a partial group. The sweeps above run such batches only at n <= 4.
 // potrs with 1 and 3 right-hand sides at order n on every path, against the
 // systems and the paths against each other.
 template <class C>
@@ -106,6 +101,11 @@ void expect_potrs_matches(int n, int batch) {
   }
 }
 
+// Batches of more than one warp's worth of systems at the orders the Cuda
+// solve tables take the lane solve for on LayoutLeft (a thread per system,
+// 32 systems per warp, the right-hand sides in groups of one or two): 70
+// systems are two whole warps and a partial one, and 3 right-hand sides
+// leave a partial group. The sweeps above run such batches only at n <= 4.
 TYPED_TEST(Solve, PotrsAcrossWarps) {
   for (int n : {20, 33, 57, 100, 128}) {
     expect_potrs_matches<TypeParam>(n, 70);

@@ -28,18 +28,15 @@ void table_launch(const Batch<T>& p, cudaStream_t s) {
 }
 
 // The rows other architectures use: the factorization table for potrf and
-// posv, the solve tables for one or several right-hand sides.
+// posv, the default solve rows for the solves (as the library dispatches them).
 template <class T, Mode MODE>
 void default_launch(const Batch<T>& p, cudaStream_t s) {
   using namespace batchol::cuda;
   bool ok;
   if constexpr (MODE == Mode::Potrf || MODE == Mode::Posv)
     ok = launch_table<MODE, T, DefaultTable>(p, s);
-  else if constexpr (MODE == Mode::TrsvN || MODE == Mode::TrsvT)
-    ok = launch_table<MODE, T, DefaultSolveTable<false>>(p, s);
   else
-    ok = p.nrhs > 1 ? launch_table<MODE, T, DefaultSolveTable<true>>(p, s)
-                    : launch_table<MODE, T, DefaultSolveTable<false>>(p, s);
+    ok = launch_default_solve<MODE>(p, s);
   if (!ok) {
     std::fprintf(stderr, "default table: no kernel for n = %d\n", p.n);
     std::exit(3);

@@ -123,6 +123,17 @@ bool large_solve_batch(const Batch<T>& p) {
   return b * b * double(sizeof(T)) >= 1e4 * double(std::size_t(256) << 20);
 }
 
+// The solve-only modes through the default solve rows (other architectures
+// than sm_90): trsv shares the one-right-hand-side rows.
+template <Mode MODE, class T>
+bool launch_default_solve(const Batch<T>& p, cudaStream_t stream) {
+  if constexpr (MODE == Mode::TrsvN || MODE == Mode::TrsvT)
+    return launch_table<MODE, T, DefaultSolveTable<false>>(p, stream);
+  else
+    return p.nrhs > 1 ? launch_table<MODE, T, DefaultSolveTable<true>>(p, stream)
+                      : launch_table<MODE, T, DefaultSolveTable<false>>(p, stream);
+}
+
 // The solve-only modes through the solve tables of the current device's
 // architecture: potrs through the table for one or for several right-hand
 // sides, trsv through its own on sm_90 (timed for trsv, which reads L once
@@ -131,25 +142,17 @@ bool large_solve_batch(const Batch<T>& p) {
 // ...Big form for large batches (large_solve_batch).
 template <Mode MODE, class T>
 bool launch_solve(const Batch<T>& p, cudaStream_t stream) {
-  constexpr bool trsv = MODE == Mode::TrsvN || MODE == Mode::TrsvT;
-  const bool many = p.nrhs > 1;
-  if (device_is_sm90()) {
-    const bool big = large_solve_batch(p);
-    if constexpr (trsv) {
-      return big ? launch_table<MODE, T, Sm90SolveTrsvBig>(p, stream)
-                 : launch_table<MODE, T, Sm90SolveTrsv>(p, stream);
-    } else if (many) {
-      return big ? launch_table<MODE, T, Sm90SolveManyBig>(p, stream)
-                 : launch_table<MODE, T, Sm90SolveMany>(p, stream);
-    } else {
-      return big ? launch_table<MODE, T, Sm90SolveOneBig>(p, stream)
-                 : launch_table<MODE, T, Sm90SolveOne>(p, stream);
-    }
-  } else if constexpr (trsv) {
-    return launch_table<MODE, T, DefaultSolveTable<false>>(p, stream);
+  if (!device_is_sm90()) return launch_default_solve<MODE>(p, stream);
+  const bool big = large_solve_batch(p);
+  if constexpr (MODE == Mode::TrsvN || MODE == Mode::TrsvT) {
+    return big ? launch_table<MODE, T, Sm90SolveTrsvBig>(p, stream)
+               : launch_table<MODE, T, Sm90SolveTrsv>(p, stream);
+  } else if (p.nrhs > 1) {
+    return big ? launch_table<MODE, T, Sm90SolveManyBig>(p, stream)
+               : launch_table<MODE, T, Sm90SolveMany>(p, stream);
   } else {
-    return many ? launch_table<MODE, T, DefaultSolveTable<true>>(p, stream)
-                : launch_table<MODE, T, DefaultSolveTable<false>>(p, stream);
+    return big ? launch_table<MODE, T, Sm90SolveOneBig>(p, stream)
+               : launch_table<MODE, T, Sm90SolveOne>(p, stream);
   }
 }
 
