@@ -18,6 +18,8 @@ namespace bench {
 // How an implementation leaves the factor of a potrf in A.
 enum class FactorKind {
   CholLower,   // L in the lower triangle (LAPACK, Batchol)
+  CholUpper,   // L^T in the upper triangle: L(i,k) at (k, i) (cuSOLVER's lower mode on a
+               // row-major matrix)
   LU,          // unit-lower L and upper U of an unpivoted LU (KokkosBatched LU)
   LUColMajor,  // the same, computed column-major on a row-major (LayoutRight) matrix:
                // L(i,k) at (k, i), U(k,j) at (j, k) (cuBLAS getrfBatched)
@@ -59,6 +61,7 @@ double factor_error(const HostMat<T, Layout>& A0, const HostMat<T, Layout>& F, F
   };
   const auto L = [&](int i, int k) -> double {  // i >= k
     if (kind == FactorKind::BandLower) return F(b, k, i - k);
+    if (kind == FactorKind::CholUpper) return F(b, k, i);
     if (lu) return i == k ? 1.0 : at(i, k);
     return F(b, i, k);
   };

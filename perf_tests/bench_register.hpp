@@ -56,7 +56,7 @@ ImplList<T, Layout> implementations() {
 #endif
 #if defined(BATCHOL_BENCH_RUN_CUDA_LIBS)
   using K = typename CudaLibImpl<T, Layout>::Kind;
-  for (const auto k : {K::Cusolver, K::Trsm, K::Getrf})
+  for (const auto k : {K::Cusolver, K::CusolverUpper, K::Trsm, K::Getrf})
     list.push_back(std::make_shared<CudaLibImpl<T, Layout>>(k));
 #endif
   return list;
@@ -163,7 +163,7 @@ inline std::string competitors() {
 #endif
 #endif
 #if defined(BATCHOL_BENCH_RUN_CUDA_LIBS)
-  s += ", cusolver, cublas_trsm, cublas_getrf";
+  s += ", cusolver, cusolver_upper, cublas_trsm, cublas_getrf";
 #endif
   return s;
 }

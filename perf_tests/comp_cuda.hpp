@@ -135,18 +135,27 @@ inline cublasFillMode_t flip_uplo(batchol::Uplo u) {  // a row-major triangle re
 
 }  // namespace cuda
 
-// kind: "cusolver" (potrf, potrs nrhs 1, posv), "cublas_trsm" (trsv, potrs),
-// "cublas_getrf" (potrf).
+// kind: "cusolver" (potrf, potrs nrhs 1, posv), "cusolver_upper" (the same on
+// the mirrored triangle), "cublas_trsm" (trsv, potrs), "cublas_getrf" (potrf).
+//
+// Why two cuSOLVER series: the benchmark's matrices hold both triangles, so
+// cuSOLVER may factor either. Its upper mode (Batchol's lower triangle,
+// read column-major) and its lower mode (Batchol's upper triangle) need not
+// run at the same speed, and a fair comparison takes the faster.
 template <class T, class Layout>
 class CudaLibImpl final : public Impl<T, Layout> {
  public:
-  enum class Kind { Cusolver, Trsm, Getrf };
+  enum class Kind { Cusolver, CusolverUpper, Trsm, Getrf };
   explicit CudaLibImpl(Kind k) : kind_(k) {}
 
   std::string name() const override {
-    return kind_ == Kind::Cusolver ? "cusolver"
-           : kind_ == Kind::Trsm   ? "cublas_trsm"
-                                   : "cublas_getrf";
+    switch (kind_) {
+      case Kind::Cusolver: return "cusolver";
+      case Kind::CusolverUpper: return "cusolver_upper";
+      case Kind::Trsm: return "cublas_trsm";
+      case Kind::Getrf: return "cublas_getrf";
+    }
+    return "";
   }
   bool supports(const Case& c) const override {
     if (!std::is_same_v<Layout, Kokkos::LayoutRight> || !std::is_same_v<Exec, Kokkos::Cuda>)
@@ -154,6 +163,7 @@ class CudaLibImpl final : public Impl<T, Layout> {
     if (c.batch > std::int64_t(1) << 30) return false;  // batch counts are int
     switch (kind_) {
       case Kind::Cusolver:
+      case Kind::CusolverUpper:
         return c.routine == Routine::Potrf ||
                ((c.routine == Routine::Potrs || c.routine == Routine::Posv) && c.nrhs == 1);
       case Kind::Trsm:
@@ -164,7 +174,9 @@ class CudaLibImpl final : public Impl<T, Layout> {
     return false;
   }
   FactorKind factor_kind() const override {
-    return kind_ == Kind::Getrf ? FactorKind::LUColMajor : FactorKind::CholLower;
+    return kind_ == Kind::Getrf           ? FactorKind::LUColMajor
+           : kind_ == Kind::CusolverUpper ? FactorKind::CholUpper
+                                          : FactorKind::CholLower;
   }
 
   void attach(const Exec& exec, const Case& c, Slot<T, Layout>& s) const override {
@@ -186,18 +198,21 @@ class CudaLibImpl final : public Impl<T, Layout> {
     auto& h = cuda::handles(exec);
     const int n = c.n, batch = static_cast<int>(c.batch);
     const T one = 1;
-    // Batchol's lower triangle (row-major) is the column-major upper one.
-    const cublasFillMode_t lower = CUBLAS_FILL_MODE_UPPER;
     switch (kind_) {
       case Kind::Cusolver:
+      case Kind::CusolverUpper: {
+        // Batchol's lower triangle (row-major) is the column-major upper one.
+        const cublasFillMode_t fill =
+            kind_ == Kind::Cusolver ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
         if (c.routine != Routine::Potrs)
-          cuda::check(cuda::potrf_batched(h.solver, lower, n, p.a(), n, s.info.data(), batch),
+          cuda::check(cuda::potrf_batched(h.solver, fill, n, p.a(), n, s.info.data(), batch),
                       "cusolverDn<t>potrfBatched");
         if (c.routine != Routine::Potrf)
           cuda::check(
-              cuda::potrs_batched(h.solver, lower, n, 1, p.a(), n, p.b(), n, p.dinfo.data(), batch),
+              cuda::potrs_batched(h.solver, fill, n, 1, p.a(), n, p.b(), n, p.dinfo.data(), batch),
               "cusolverDn<t>potrsBatched");
         break;
+      }
       case Kind::Getrf:
         cuda::check(cuda::getrf_batched(h.blas, n, p.a(), n, nullptr, s.info.data(), batch),
                     "cublas<t>getrfBatched");
