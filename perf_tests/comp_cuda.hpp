@@ -150,10 +150,14 @@ class CudaLibImpl final : public Impl<T, Layout> {
 
   std::string name() const override {
     switch (kind_) {
-      case Kind::Cusolver: return "cusolver";
-      case Kind::CusolverUpper: return "cusolver_upper";
-      case Kind::Trsm: return "cublas_trsm";
-      case Kind::Getrf: return "cublas_getrf";
+      case Kind::Cusolver:
+        return "cusolver";
+      case Kind::CusolverUpper:
+        return "cusolver_upper";
+      case Kind::Trsm:
+        return "cublas_trsm";
+      case Kind::Getrf:
+        return "cublas_getrf";
     }
     return "";
   }
