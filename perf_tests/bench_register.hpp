@@ -37,7 +37,8 @@ ImplList<T, Layout> implementations() {
   ImplList<T, Layout> list;
   for (const auto p : batchol_paths()) list.push_back(std::make_shared<BatcholImpl<T, Layout>>(p));
   if (!batchol_paths().empty())  // Auto comes last
-    list.push_back(std::make_shared<BatcholImpl<T, Layout>>(batchol_paths().back(), true));
+    for (const auto v : {Variant::Fast, Variant::Upper})
+      list.push_back(std::make_shared<BatcholImpl<T, Layout>>(batchol_paths().back(), v));
   list.push_back(std::make_shared<NaiveImpl<T, Layout>>());
 #if defined(BATCHOL_BENCH_HAVE_LAPACK)
   list.push_back(std::make_shared<LapackImpl<T, Layout>>());

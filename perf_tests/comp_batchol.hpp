@@ -87,25 +87,38 @@ std::vector<PathSupport> available_paths() {
   return out;
 }
 
-// fast: Options::fast_math, a series of its own ("batchol_auto_fast") for the
-// routines that factor, so that its gain is measured beside the default.
+// A variant of a path for the routines that factor, as a series of its own:
+// Fast ("batchol_auto_fast", Options::fast_math), so that its gain is measured
+// beside the default; Upper ("batchol_auto_upper", Uplo::Upper on the same
+// symmetric data), because the other triangle is read in another order (on
+// LayoutRight, column by column) and cuSOLVER is measured in both
+// (cusolver_upper).
+enum class Variant { Default, Fast, Upper };
+
 template <class T, class Layout>
 class BatcholImpl final : public Impl<T, Layout> {
  public:
-  explicit BatcholImpl(const PathSupport& support, bool fast = false)
-      : support_(support), path_(support.path), fast_(fast) {}
+  explicit BatcholImpl(const PathSupport& support, Variant v = Variant::Default)
+      : support_(support), path_(support.path), variant_(v) {}
   std::string name() const override {
-    return std::string("batchol_") + path_name(path_) + (fast_ ? "_fast" : "");
+    return std::string("batchol_") + path_name(path_) +
+           (variant_ == Variant::Fast    ? "_fast"
+            : variant_ == Variant::Upper ? "_upper"
+                                         : "");
   }
   bool supports(const Case& c) const override {
     const bool factors = c.routine == Routine::Potrf || c.routine == Routine::Posv;
-    return support_.routine(c.routine) && (factors || !fast_);
+    return support_.routine(c.routine) && (factors || variant_ == Variant::Default);
+  }
+  FactorKind factor_kind() const override {
+    return variant_ == Variant::Upper ? FactorKind::CholUpper : FactorKind::CholLower;
   }
 
   void run(const Exec& exec, const Case& c, const Slot<T, Layout>& s) const override {
     batchol::Options opts;
     opts.path = path_;
-    opts.fast_math = fast_;
+    opts.fast_math = variant_ == Variant::Fast;
+    if (variant_ == Variant::Upper) opts.uplo = batchol::Uplo::Upper;
     switch (c.routine) {
       case Routine::Potrf:
         batchol::potrf(exec, s.A, s.info, opts);
@@ -131,7 +144,7 @@ class BatcholImpl final : public Impl<T, Layout> {
  private:
   PathSupport support_;
   batchol::Path path_;
-  bool fast_;
+  Variant variant_;
 };
 
 }  // namespace bench

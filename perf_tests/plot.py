@@ -105,9 +105,10 @@ def series(rs):
 
 
 def is_batchol(label):
-    """Batchol's default-accuracy series; batchol_*_fast (Options::fast_math)
-    is tabulated beside them like a competitor, never as the best path."""
-    return label.startswith("batchol_") and not label.endswith("_fast")
+    """Batchol's default series; batchol_*_fast (Options::fast_math) and
+    batchol_*_upper (the other triangle) are tabulated beside them like a
+    competitor, never as the best path."""
+    return label.startswith("batchol_") and not label.endswith(("_fast", "_upper"))
 
 
 def best_batchol(ser, source_of):
