@@ -18,8 +18,8 @@ namespace bench {
 // How an implementation leaves the factor of a potrf in A.
 enum class FactorKind {
   CholLower,   // L in the lower triangle (LAPACK, Batchol)
-  CholUpper,   // L^T in the upper triangle: L(i,k) at (k, i) (cuSOLVER's lower mode on a
-               // row-major matrix)
+  CholUpper,   // L^T in the upper triangle: L(i,k) at (k, i) (Batchol with Uplo::Upper,
+               // cuSOLVER's lower mode on a row-major matrix)
   LU,          // unit-lower L and upper U of an unpivoted LU (KokkosBatched LU)
   LUColMajor,  // the same, computed column-major on a row-major (LayoutRight) matrix:
                // L(i,k) at (k, i), U(k,j) at (j, k) (cuBLAS getrfBatched)
