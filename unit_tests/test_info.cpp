@@ -87,7 +87,8 @@ TYPED_TEST(Info, BadMatrixInAGoodBatch) {
 TYPED_TEST(Info, EveryMatrixFailsAtItsOwnColumn) {
   using C = TypeParam;
   using T = typename C::scalar;
-  for (const auto& [n, batch] : {std::pair<int, int>{3, 3000}, {10, 301}, {40, 41}}) {
+  for (const auto& [n, batch] :
+       {std::pair<int, int>{3, 3000}, {6, 1001}, {8, 515}, {10, 301}, {13, 517}, {40, 41}}) {
     const SpdBatch s = make_spd_batch<T>(n, batch);
     std::vector<Matrix> images;
     std::vector<int> want;

@@ -63,25 +63,44 @@ void expect_posv_is_potrf_potrs(const SpdBatch& s, int nrhs, const batchol::Opti
   EXPECT_TRUE(every_item(batch, [&](int b) { return solution_ok<T>(s, b, rhs[b], get(hb, b)); }));
 }
 
-TYPED_TEST(Posv, IsPotrfThenPotrs) {
-  using C = TypeParam;
+// expect_posv_is_potrf_potrs on s on every path, with and without
+// write_transposed; `more_rhs`: also with one and with seven right-hand sides.
+template <class C>
+void expect_posv_cases(const SpdBatch& s, bool more_rhs) {
   using T = typename C::scalar;
   using L = typename C::layout;
-  for (int n : all_sizes()) {
-    const int batch = batches_for(n).back();
-    const SpdBatch s = make_spd_batch<T>(n, batch);
-    for (batchol::Path path : paths_under_test<PotrfOp, PotrsOp, PosvOp>())
-      for (bool mirror : {false, true}) {
-        SCOPED_TRACE(case_name(n, batch, path) + (mirror ? ", write_transposed" : ""));
-        batchol::Options opts = options(C::uplo, path);
-        opts.write_transposed = mirror;
-        expect_posv_is_potrf_potrs<C, Batch3<T, L>>(s, 2, opts);
-        if (!mirror) {  // the mirror does not depend on B: fewer cases keep the suite fast
-          expect_posv_is_potrf_potrs<C, Batch2<T, L>>(s, 1, opts);
-          expect_posv_is_potrf_potrs<C, Batch3<T, L>>(s, 7, opts);
-        }
-        if (::testing::Test::HasFailure()) return;
+  for (batchol::Path path : paths_under_test<PotrfOp, PotrsOp, PosvOp>())
+    for (bool mirror : {false, true}) {
+      SCOPED_TRACE(case_name(s.n, s.batch(), path) + (mirror ? ", write_transposed" : ""));
+      batchol::Options opts = options(C::uplo, path);
+      opts.write_transposed = mirror;
+      expect_posv_is_potrf_potrs<C, Batch3<T, L>>(s, 2, opts);
+      if (more_rhs &&
+          !mirror) {  // the mirror does not depend on B: fewer cases keep the suite fast
+        expect_posv_is_potrf_potrs<C, Batch2<T, L>>(s, 1, opts);
+        expect_posv_is_potrf_potrs<C, Batch3<T, L>>(s, 7, opts);
       }
+      if (::testing::Test::HasFailure()) return;
+    }
+}
+
+TYPED_TEST(Posv, IsPotrfThenPotrs) {
+  using C = TypeParam;
+  for (int n : all_sizes()) {
+    expect_posv_cases<C>(make_spd_batch<typename C::scalar>(n, batches_for(n).back()), true);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// Small orders over many thread blocks, with a partial last warp
+// (batches_for keeps a single warp there): each warp of the Cuda path's
+// small kernels stages its own matrices (rows, or whole matrices, on
+// LayoutRight), so every warp of a block must find its own.
+TYPED_TEST(Posv, IsPotrfThenPotrsOverManyBlocks) {
+  using C = TypeParam;
+  for (int n : {2, 3, 5, 6, 7, 8, 9, 12, 13, 16}) {
+    expect_posv_cases<C>(make_spd_batch<typename C::scalar>(n, 1000 + n), false);
+    if (::testing::Test::HasFailure()) return;
   }
 }
 

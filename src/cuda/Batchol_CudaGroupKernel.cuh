@@ -135,23 +135,115 @@ struct FactorStep {
   }
 };
 
+// How the kernel moves its matrices between memory and registers:
+//   Rows (a_cs == 1: each matrix's rows contiguous, LayoutRight, Lower). A
+//     lane's own row is far from its neighbours' (other rows or matrices),
+//     so the warp copies the 32 rows of each row block through shared
+//     memory, consecutive lanes along each row.
+//   Whole (contiguous n x n matrices, a_bs == n^2, with a_rs == 1 and
+//     a_cs == n, an Upper factor on LayoutRight seen as the lower triangle
+//     of the transpose, or a_rs == n and a_cs == 1 with one lane per
+//     matrix). The warp copies its 32/G matrices whole, one run of
+//     consecutive elements, loading and storing only the triangle. With
+//     a_rs == 1 the rows are strided and cannot be staged as Rows; with one
+//     lane per matrix Rows staging copies a warp's rows of one row block at
+//     a time, a few elements each, and measured slower than this (H100,
+//     2026-11-27, PERFLOG).
+//   Otherwise each lane reads and writes its own rows (on LayoutLeft, where
+//     the batch index is fastest, those loads coalesce without help).
+// Whole staging, by which of a matrix's lines are contiguous.
+enum class Whole { No, Columns, Rows };
+
+template <class T, int NP, int G, int WARPS, Mode MODE>
+struct GroupShape {
+  static constexpr int V = Vec16<T>::len;
+  static constexpr int STRIDE = NP + V;  // per-group column buffer, shifted by 16 B to spread banks
+  static constexpr int MPB = WARPS * 32 / G;
+  static constexpr bool kShared = factors_v<MODE> && G > 1;
+  static constexpr std::size_t kColBytes = kShared ? 2 * MPB * STRIDE * sizeof(T) : 0;
+  static constexpr std::size_t kLimit = 48 * 1024;
+  static constexpr int SROW = NP + 1;  // staged row stride (odd: spreads the banks)
+  static constexpr bool kRows = WARPS * 32 * SROW * sizeof(T) + kColBytes <= kLimit;
+  // Whole: a warp's matrices, each padded to a stride < n^2 + 2G
+  // (whole_stride). Only for one or two lanes per matrix: with four, a
+  // group's own loads (four contiguous elements of a column) share their
+  // sectors well enough, and staging whole was no better overall (H100,
+  // float Upper on LayoutRight: 0.87 / 1.33 / 0.99x the time of the lanes'
+  // own loads at n = 12 / 13 / 16; PERFLOG, 2026-11-27).
+  static constexpr int WARP_WHOLE = (32 / G) * (NP * NP + 2 * G);
+  static constexpr std::size_t kWholeBytes = WARPS * WARP_WHOLE * sizeof(T);
+  static constexpr bool kWhole = NP >= 2 && G <= 2 && kWholeBytes + kColBytes <= kLimit;
+
+  static Whole whole(const Batch<T>& p) {
+    if (!kWhole || p.n < 2 || p.a_bs != std::int64_t(p.n) * p.n) return Whole::No;
+    if (p.a_rs == 1 && p.a_cs == p.n) return Whole::Columns;
+    if (G == 1 && p.a_rs == p.n && p.a_cs == 1) return Whole::Rows;
+    return Whole::No;
+  }
+};
+
+// Stride of one staged whole matrix of nn = n^2 elements: the smallest
+// s >= nn with s = G (mod 2G). Then s/G is odd, and group g's lane t
+// (address g s + t + const) hits bank (g s + t) mod 32, distinct over the
+// warp for 4-byte and over each half-warp for 8-byte elements.
+template <int G>
+__device__ __forceinline__ int whole_stride(int nn) {
+  return nn + ((G - nn % (2 * G)) + 2 * G) % (2 * G);
+}
+
+// *dst = *src, memory to shared memory without a register (cp.async, sm_80
+// and later; a plain copy before). Written in PTX rather than through
+// <cuda_pipeline.h>, which would bring a global namespace ::cuda into every
+// file that includes this library.
+template <class T>
+__device__ __forceinline__ void copy_to_shared(T* dst, const T* src) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "cp.async copies 4 or 8 bytes here");
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(s), "l"(src), "n"(sizeof(T))
+               : "memory");
+#else
+  *dst = *src;
+#endif
+}
+// Waits for this thread's copy_to_shared.
+__device__ __forceinline__ void wait_copies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+// e / d for the small e of one warp's staging (e (d - 1) < 2^32) and d >= 2,
+// by one multiply-high: the magic m = ceil(2^32 / d).
+struct SmallDiv {
+  unsigned m;
+  __device__ explicit SmallDiv(unsigned d) : m(0xffffffffu / d + 1u) {}
+  __device__ unsigned operator()(unsigned e) const { return __umulhi(e, m); }
+};
+
 }  // namespace group_detail
 
 // NP: padded order (a multiple of G, and of 16 bytes' worth of T when G > 1).
-// WARPS: warps per block; a block holds 32*WARPS/G matrices.
-template <class T, int NP, int G, int WARPS, Mode MODE>
+// WARPS: warps per block; a block holds 32*WARPS/G matrices. W: staged
+// whole (GroupShape), a kernel of its own so that its registers do not
+// weigh on the others, with its buffer in dynamic shared memory
+// (GroupShape::kWholeBytes); with Whole::No rows are staged where a_cs == 1.
+template <class T, int NP, int G, int WARPS, Mode MODE, group_detail::Whole W>
 __global__ void __launch_bounds__(WARPS * 32)
     group_kernel(const Batch<T> p, const std::int64_t first) {
   using namespace group_detail;
+  using Shape = GroupShape<T, NP, G, WARPS, MODE>;
   static_assert(G == 1 || G == 2 || G == 4 || G == 8 || G == 16 || G == 32, "G: 1..32, power of 2");
   static_assert(NP % G == 0, "NP must be a multiple of G");
   constexpr int M = NP / G;  // row blocks per thread
-  constexpr int MPB = WARPS * 32 / G;
-  constexpr int V = Vec16<T>::len;
+  constexpr int MPB = Shape::MPB;
+  constexpr int V = Shape::V;
   static_assert(G == 1 || NP % V == 0, "NP must hold whole 16-byte vectors");
-  constexpr int STRIDE = NP + V;  // per-group column buffer, shifted by 16 B to spread banks
-  constexpr bool kShared = factors_v<MODE> && G > 1;
-  __shared__ __align__(16) T colbuf[kShared ? 2 * MPB * STRIDE : 1];
+  constexpr int STRIDE = Shape::STRIDE;
+  __shared__ __align__(16) T colbuf[Shape::kShared ? 2 * MPB * STRIDE : 1];
+  constexpr bool whole = W != Whole::No;
+  __shared__ __align__(16) T stage[(!whole && Shape::kRows) ? WARPS * 32 * Shape::SROW : 1];
+  extern __shared__ __align__(16) unsigned char whole_stage[];
 
   const int t = threadIdx.x % G;
   const int g = threadIdx.x / G;
@@ -166,30 +258,43 @@ __global__ void __launch_bounds__(WARPS * 32)
   T r[M][NP];  // r[m][c] = element (t + m*G, c); only c < (m+1)*G is touched
   T dinv[M];   // 1 / diagonal of the owned rows
 
-  // Rows of each matrix contiguous (a_cs == 1, e.g. LayoutRight): a lane's
-  // own row is far from its neighbours' (different rows or matrices), so the
-  // loads and stores go through shared memory, with the warp's 32 rows of a
-  // row block copied by consecutive lanes along each row. (Batch index
-  // fastest, LayoutLeft, coalesces without this.)
-  constexpr int SROW = NP + 1;  // staged row stride (odd: spreads the banks)
-  constexpr std::size_t kColBytes = kShared ? 2 * MPB * STRIDE * sizeof(T) : 0;
-  constexpr bool kStageable = WARPS * 32 * SROW * sizeof(T) + kColBytes <= 48 * 1024;
-  __shared__ __align__(16) T stage[kStageable ? WARPS * 32 * SROW : 1];
-  const bool staged = kStageable && p.a_cs == 1;
+  constexpr int SROW = Shape::SROW;
+  static_assert(!whole || Shape::kWhole, "whole staging does not fit this shape");
+  const bool rows = !whole && Shape::kRows && p.a_cs == 1;
   const int lane = threadIdx.x % 32;
-  T* const wstage = stage + (threadIdx.x / 32) * 32 * SROW;
+  const int warp = threadIdx.x / 32;
+  T* const wstage = stage + warp * 32 * SROW;
   // Matrix of warp row R (= lane R's matrix) and its first element.
   const std::int64_t warp_mat = mat - lane / G;
   auto stage_matrix = [&](int R) {
     const std::int64_t m = warp_mat + R / G;
     return p.a + (m < p.batch ? m : p.batch - 1) * p.a_bs;
   };
+  // Whole: this warp's 32/G matrices, matrix k at wwhole + k*ws; element e
+  // of the warp's run is matrix e / nn's at offset e % nn, row + c*n where
+  // the columns are contiguous (cm), row*n + c where the rows are.
+  const int nn = n * n;
+  constexpr bool cm = W == Whole::Columns;
+  const int wrs = cm ? 1 : n, wcs = cm ? n : 1;
+  const int ws = whole_stride<G>(nn);
+  T* const wwhole = reinterpret_cast<T*>(whole_stage) + warp * Shape::WARP_WHOLE;
+  T* const own = wwhole + (lane / G) * ws;  // this group's matrix
+  T* const run = p.a + warp_mat * nn;
+  const std::int64_t left = p.batch - warp_mat;  // live matrices from the warp's first
+  const int run_len = int(left < 32 / G ? left : 32 / G) * nn;
+  constexpr int QW = NP * NP / G;  // bound on the run's elements per lane
+  auto whole_index = [&](int e, int& k, int& off, int& row, int& c) {
+    k = int(SmallDiv(unsigned(nn))(unsigned(e)));
+    off = e - k * nn;
+    const int q = int(SmallDiv(unsigned(n))(unsigned(off)));
+    row = cm ? off - q * n : q;
+    c = cm ? q : off - q * n;
+  };
 
-  // Staged: every global load of every row block is issued before the first
-  // is used (one round trip to memory, not M), then each block is transposed
-  // through this warp's shared-memory rows.
-  T tmp[M][NP];  // tmp[m][q]: element q*32 + lane of row block m (q < (m+1)G)
-  if (kStageable && staged) {
+  // Staged: every global load is issued before the first is used (one round
+  // trip to memory, not M), then the values go through shared memory.
+  T tmp[M][NP];  // tmp[m][q] = element q*32 + lane of row block m (q < (m+1)G)
+  if (Shape::kRows && rows) {
 #pragma unroll
     for (int m = 0; m < M; ++m) {
 #pragma unroll
@@ -201,6 +306,23 @@ __global__ void __launch_bounds__(WARPS * 32)
       }
     }
   }
+  if constexpr (whole) {
+    // Straight from memory into shared memory: no register holds
+    // the run, and every copy is in flight before the first is waited for.
+    // The tail's missing matrices are zeros (their groups store nothing).
+#pragma unroll
+    for (int q = 0; q < QW; ++q) {
+      const int e = lane + 32 * q;
+      int k, off, row, c;
+      whole_index(e, k, off, row, c);
+      if (e < run_len && c <= row)
+        copy_to_shared(wwhole + k * ws + off, run + e);
+      else if (e < 32 / G * nn && c <= row)
+        wwhole[k * ws + off] = T(0);
+    }
+    wait_copies();
+    __syncwarp();
+  }
 
   // Load the owned rows of the lower triangle; padding is the identity.
 #pragma unroll
@@ -208,7 +330,7 @@ __global__ void __launch_bounds__(WARPS * 32)
     const int i = t + m * G;
     const bool row_ok = i < n;
     const T* rowp = A + std::int64_t(row_ok ? i : 0) * p.a_rs;
-    if (kStageable && staged) {
+    if (Shape::kRows && rows) {
       const int NC = (m + 1) * G;  // columns of row block m
 #pragma unroll
       for (int q = 0; q < NC; ++q) {
@@ -221,12 +343,15 @@ __global__ void __launch_bounds__(WARPS * 32)
 #pragma unroll
     for (int c = 0; c < (m + 1) * G; ++c) {
       T v = (i == c) ? T(1) : T(0);
-      if (row_ok && c <= i) v = (kStageable && staged) ? wstage[lane * SROW + c] : rowp[c * p.a_cs];
+      if (row_ok && c <= i)
+        v = (Shape::kRows && rows) ? wstage[lane * SROW + c]
+            : whole                ? own[i * wrs + c * wcs]
+                                   : rowp[c * p.a_cs];
       r[m][c] = v;
       if (c >= m * G && !factors_v<MODE>) diag = (i == c) ? v : diag;
     }
     if constexpr (!factors_v<MODE>) dinv[m] = T(1) / diag;
-    if (kStageable && staged) __syncwarp();
+    if (Shape::kRows && rows) __syncwarp();
   }
 
   int fail = 0;  // first failing column, 1-based (uniform over the group)
@@ -242,7 +367,7 @@ __global__ void __launch_bounds__(WARPS * 32)
     // matrix keeps its input (as the reference leaves it).
     const int ncol = fail ? fail - 1 : n;
     const bool mirror = p.mirror && fail == 0;
-    if (kStageable && staged) {
+    if (Shape::kRows && rows) {
 #pragma unroll
       for (int m = 0; m < M; ++m) {
         const int NC = (m + 1) * G;
@@ -261,6 +386,29 @@ __global__ void __launch_bounds__(WARPS * 32)
         __syncwarp();
       }
     }
+    if constexpr (whole) {
+      // Each lane overwrites only the elements it read itself.
+#pragma unroll
+      for (int m = 0; m < M; ++m) {
+        const int i = t + m * G;
+#pragma unroll
+        for (int c = 0; c < (m + 1) * G; ++c)
+          if (i < n && c <= i) own[i * wrs + c * wcs] = r[m][c];
+      }
+      __syncwarp();
+      // The same indices as the loads', recomputed: kept from there, they
+      // would hold registers through the whole factorization.
+      const int lane_s = int(opaque(lane));
+      T* const run_s = p.a + opaque(warp_mat) * nn;
+#pragma unroll
+      for (int q = 0; q < QW; ++q) {
+        const int e = lane_s + 32 * q;
+        int k, off, row, c;
+        whole_index(e, k, off, row, c);
+        const int ncol_k = __shfl_sync(0xffffffffu, ncol, (k < 32 / G ? k : 32 / G - 1) * G);
+        if (e < run_len && c <= row && c < ncol_k) run_s[e] = wwhole[k * ws + off];
+      }
+    }
     if (live) {
 #pragma unroll
       for (int m = 0; m < M; ++m) {
@@ -269,7 +417,7 @@ __global__ void __launch_bounds__(WARPS * 32)
         T* rowp = A + std::int64_t(i) * p.a_rs;
 #pragma unroll
         for (int c = 0; c < (m + 1) * G; ++c) {
-          if (!(kStageable && staged) && c <= i && c < ncol) rowp[c * p.a_cs] = r[m][c];
+          if (!rows && !whole && c <= i && c < ncol) rowp[c * p.a_cs] = r[m][c];
           if (mirror && c < i) A[c * p.a_rs + std::int64_t(i) * p.a_cs] = r[m][c];
         }
       }
@@ -336,8 +484,26 @@ __global__ void __launch_bounds__(WARPS * 32)
 template <class T, int NP, int G, int WARPS, Mode MODE>
 void launch_group(const Batch<T>& p, cudaStream_t stream) {
   constexpr std::int64_t mpb = WARPS * 32 / G;
+  using Shape = group_detail::GroupShape<T, NP, G, WARPS, MODE>;
+  using group_detail::Whole;
+  const Whole whole = Shape::whole(p);
   launch_grids((p.batch + mpb - 1) / mpb, "group_kernel launch", [&](unsigned nb, std::int64_t b0) {
-    group_kernel<T, NP, G, WARPS, MODE><<<nb, WARPS * 32, 0, stream>>>(p, b0 * mpb);
+    constexpr std::size_t shm = Shape::kWholeBytes;
+    if constexpr (Shape::kWhole) {
+      if (whole == Whole::Columns) {
+        group_kernel<T, NP, G, WARPS, MODE, Whole::Columns>
+            <<<nb, WARPS * 32, shm, stream>>>(p, b0 * mpb);
+        return;
+      }
+      if constexpr (G == 1) {
+        if (whole == Whole::Rows) {
+          group_kernel<T, NP, G, WARPS, MODE, Whole::Rows>
+              <<<nb, WARPS * 32, shm, stream>>>(p, b0 * mpb);
+          return;
+        }
+      }
+    }
+    group_kernel<T, NP, G, WARPS, MODE, Whole::No><<<nb, WARPS * 32, 0, stream>>>(p, b0 * mpb);
   });
 }
 
