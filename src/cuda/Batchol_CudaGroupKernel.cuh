@@ -136,22 +136,22 @@ struct FactorStep {
 };
 
 // How the kernel moves its matrices between memory and registers:
-//   Rows (a_cs == 1: each matrix's rows contiguous, LayoutRight, Lower). A
-//     lane's own row is far from its neighbours' (other rows or matrices),
-//     so the warp copies the 32 rows of each row block through shared
-//     memory, consecutive lanes along each row.
-//   Whole (contiguous n x n matrices, a_bs == n^2, with a_rs == 1 and
-//     a_cs == n, an Upper factor on LayoutRight seen as the lower triangle
-//     of the transpose, or a_rs == n and a_cs == 1 with one lane per
-//     matrix). The warp copies its 32/G matrices whole, one run of
-//     consecutive elements, loading and storing only the triangle. With
-//     a_rs == 1 the rows are strided and cannot be staged as Rows; with one
-//     lane per matrix Rows staging copies a warp's rows of one row block at
+//   Row staging (a_cs == 1: each matrix's rows contiguous, LayoutRight,
+//     Lower). A lane's own row is far from its neighbours' (other rows or
+//     matrices), so the warp copies the 32 rows of each row block through
+//     shared memory, consecutive lanes along each row.
+//   Whole staging (contiguous n x n matrices, a_bs == n^2: Whole::Columns
+//     with a_rs == 1 and a_cs == n, an Upper factor on LayoutRight seen as
+//     the lower triangle of the transpose; Whole::Rows with a_rs == n and
+//     a_cs == 1 and one lane per matrix). The warp copies its 32/G
+//     matrices whole, one run of consecutive elements, loading and storing
+//     only the triangle. With
+//     a_rs == 1 the rows are strided and cannot be row-staged; with one
+//     lane per matrix row staging copies a warp's rows of one row block at
 //     a time, a few elements each, and measured slower than this (H100,
 //     2026-11-27, PERFLOG).
 //   Otherwise each lane reads and writes its own rows (on LayoutLeft, where
 //     the batch index is fastest, those loads coalesce without help).
-// Whole staging, by which of a matrix's lines are contiguous.
 enum class Whole { No, Columns, Rows };
 
 template <class T, int NP, int G, int WARPS, Mode MODE>
