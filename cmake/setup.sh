@@ -64,9 +64,9 @@ case "$mode" in
     else
       echo "== BATCHOL_KOKKOS_ROOT is not set: skipping the upstream-Kokkos configuration"
     fi
-    if command -v nvcc >/dev/null 2>&1 && [ -f "$top/perf_tests/cuda/compile_check.cu" ]; then
+    if command -v nvcc >/dev/null 2>&1 && [ -f "$top/unit_tests/cuda/compile_check.cu" ]; then
       echo "== compiling the CUDA kernels with nvcc (no GPU needed)"
-      nvcc -arch=sm_90 -std=c++17 -I"$top/src" -c "$top/perf_tests/cuda/compile_check.cu" \
+      nvcc -arch=sm_90 -std=c++17 -I"$top/src" -c "$top/unit_tests/cuda/compile_check.cu" \
         -o /dev/null
     fi
     ;;

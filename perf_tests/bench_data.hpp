@@ -8,7 +8,7 @@
 #include <bench_env.hpp>
 #include <bench_problem.hpp>
 
-#include <Batchol_Compat.hpp>
+#include <detail/Batchol_Compat.hpp>
 
 #include <cstdint>
 #include <memory>

@@ -3,7 +3,7 @@
 #ifndef BATCHOL_BATCHED_HPP
 #define BATCHOL_BATCHED_HPP
 
-#include <Batchol_Dispatch.hpp>
+#include <detail/Batchol_Dispatch.hpp>
 
 namespace batchol {
 namespace detail {

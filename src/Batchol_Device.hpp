@@ -11,7 +11,7 @@
 #ifndef BATCHOL_DEVICE_HPP
 #define BATCHOL_DEVICE_HPP
 
-#include <Batchol_KernelTeam.hpp>
+#include <detail/Batchol_KernelTeam.hpp>
 
 namespace batchol {
 namespace detail {

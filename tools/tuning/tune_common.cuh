@@ -4,12 +4,12 @@
 #ifndef BATCHOL_TUNE_COMMON_CUH
 #define BATCHOL_TUNE_COMMON_CUH
 
-#include "cuda/Batchol_CudaGroupKernel.cuh"
-#include "cuda/Batchol_CudaLaneSolve.cuh"
-#include "cuda/Batchol_CudaPanelKernel.cuh"
-#include "cuda/Batchol_CudaStagedSolve.cuh"
-#include "cuda/Batchol_CudaStridedSolve.cuh"
-#include "cuda/Batchol_CudaTileKernel.cuh"
+#include "detail/cuda/Batchol_CudaGroupKernel.cuh"
+#include "detail/cuda/Batchol_CudaLaneSolve.cuh"
+#include "detail/cuda/Batchol_CudaPanelKernel.cuh"
+#include "detail/cuda/Batchol_CudaStagedSolve.cuh"
+#include "detail/cuda/Batchol_CudaStridedSolve.cuh"
+#include "detail/cuda/Batchol_CudaTileKernel.cuh"
 
 #include <string>
 #include <vector>

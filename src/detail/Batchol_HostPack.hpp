@@ -27,8 +27,8 @@
 #ifndef BATCHOL_HOST_PACK_HPP
 #define BATCHOL_HOST_PACK_HPP
 
-#include <Batchol_HostSimd.hpp>
-#include <Batchol_Problem.hpp>
+#include <detail/Batchol_HostSimd.hpp>
+#include <detail/Batchol_Problem.hpp>
 
 #include <algorithm>
 #include <cstddef>

@@ -13,7 +13,7 @@
 #ifndef BATCHOL_HOST_BLOCKED_HPP
 #define BATCHOL_HOST_BLOCKED_HPP
 
-#include <Batchol_HostUnwound.hpp>
+#include <detail/Batchol_HostUnwound.hpp>
 
 namespace batchol::detail::host {
 inline namespace BATCHOL_HOST_ISA {

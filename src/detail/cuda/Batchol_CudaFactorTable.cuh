@@ -2,8 +2,8 @@
 // n, per precision and layout. potrf and posv read the factorization table,
 // potrs and trsv the solve tables (one for a single right-hand side, one for
 // several: Batchol_CudaTable.cuh). On sm_90 (H100/H200) they are the tables the
-// tuning tool wrote (perf_tests/cuda/tune.cu times the candidates,
-// perf_tests/cuda/make_table.py writes Batchol_CudaTable_sm90.inc); on every
+// tuning tool wrote (tools/tuning/tune.cu times the candidates,
+// tools/tuning/make_table.py writes Batchol_CudaTable_sm90.inc); on every
 // other architecture a robust default. Each row names a kernel instantiation,
 // and only rows below BATCHOL_CUDA_MAX_N are instantiated.
 #ifndef BATCHOL_CUDA_FACTOR_TABLE_CUH

@@ -1,5 +1,5 @@
 // CI compile check of the Cuda kernels with plain nvcc (no GPU, no Kokkos):
-//   nvcc -arch=sm_90 -std=c++17 -Isrc -c perf_tests/cuda/compile_check.cu -o /dev/null
+//   nvcc -arch=sm_90 -std=c++17 -Isrc -c unit_tests/cuda/compile_check.cu -o /dev/null
 // By default it instantiates every kernel shape (thread per matrix and each
 // group width, every mode, both precisions; the tile kernel with 4x4 and 8x8
 // threads per matrix, potrf and posv, both precisions, the panel kernel, and
@@ -9,7 +9,7 @@
 // at a small order,
 // which compiles in about a minute. -DBATCHOL_CHECK_FULL_TABLE instantiates the whole
 // sm_90 table instead (what a Kokkos build of the Cuda path compiles; minutes).
-#include "cuda/Batchol_CudaTable.cuh"
+#include "detail/cuda/Batchol_CudaTable.cuh"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Tuning sweep of the strided warp solve (src/cuda/Batchol_CudaStridedSolve.cuh):
+// Tuning sweep of the strided warp solve (src/detail/cuda/Batchol_CudaStridedSolve.cuh):
 // how many steps' reads each warp issues ahead (U) and how many right-hand
 // sides it solves at once (NR), and of the staged solve
 // (Batchol_CudaStagedSolve.cuh: systems per block), per order, layout,
@@ -6,7 +6,7 @@
 // measured in the same run. Each timed result is checked (residual of sampled
 // systems, printed, "WRONG" past 4 n eps). Plain CUDA, no Kokkos: it compiles on the device
 // machine in well under a minute.
-//   nvcc -arch=sm_90 -std=c++17 -O3 -Isrc perf_tests/cuda/tune_solve.cu -o tune_solve
+//   nvcc -arch=sm_90 -std=c++17 -O3 -Isrc tools/tuning/tune_solve.cu -o tune_solve
 //   ./tune_solve [batch [n]]  (default 10000, the paper's protocol; every n)
 // At n <= 64 it also times the group kernel the table would otherwise take
 // (Batchol_CudaGroupKernel.cuh), so the table's boundary between the two can
@@ -14,9 +14,9 @@
 // Prints one line per case: precision layout n nrhs U [NR] ns/system %roofline,
 // with the roofline = (triangle read + right-hand sides read and written) /
 // copy bandwidth, as batchol_bench counts it.
-#include "cuda/Batchol_CudaGroupKernel.cuh"
-#include "cuda/Batchol_CudaStagedSolve.cuh"
-#include "cuda/Batchol_CudaStridedSolve.cuh"
+#include "detail/cuda/Batchol_CudaGroupKernel.cuh"
+#include "detail/cuda/Batchol_CudaStagedSolve.cuh"
+#include "detail/cuda/Batchol_CudaStridedSolve.cuh"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// The Cuda path: the tuned kernels of src/cuda/ (plain CUDA C++), launched on
+// The Cuda path: the tuned kernels of src/detail/cuda/ (plain CUDA C++), launched on
 // the execution space instance's stream so they order like any Kokkos kernel
 // on it. What the kernel table does not cover (n = 0, n > BATCHOL_CUDA_MAX_N)
 // runs on the Generic path instead, on the same instance.
@@ -8,9 +8,9 @@
 #ifndef BATCHOL_CUDA_PATH_HPP
 #define BATCHOL_CUDA_PATH_HPP
 
-#include <Batchol_Generic.hpp>
+#include <detail/Batchol_Generic.hpp>
 #include <Batchol_Options.hpp>
-#include <Batchol_Problem.hpp>
+#include <detail/Batchol_Problem.hpp>
 
 #include <type_traits>
 

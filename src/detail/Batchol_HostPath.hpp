@@ -15,7 +15,7 @@
 #define BATCHOL_HOST_PATH_HPP
 
 #include <Batchol_Options.hpp>
-#include <Batchol_Problem.hpp>
+#include <detail/Batchol_Problem.hpp>
 
 #include <type_traits>
 
@@ -56,9 +56,9 @@ inline constexpr bool host_path_available_v =
 #if defined(BATCHOL_HOST_PATH_AVAILABLE) && !defined(__CUDA_ARCH__) && \
     !defined(__HIP_DEVICE_COMPILE__) && !defined(__SYCL_DEVICE_ONLY__)
 
-#include <Batchol_HostBlocked.hpp>
-#include <Batchol_HostStage.hpp>
-#include <Batchol_HostUnwound.hpp>
+#include <detail/Batchol_HostBlocked.hpp>
+#include <detail/Batchol_HostStage.hpp>
+#include <detail/Batchol_HostUnwound.hpp>
 
 #include <algorithm>
 #include <array>

@@ -2,10 +2,10 @@
 #ifndef BATCHOL_DISPATCH_HPP
 #define BATCHOL_DISPATCH_HPP
 
-#include <Batchol_Check.hpp>
-#include <Batchol_CudaPath.hpp>
-#include <Batchol_Generic.hpp>
-#include <Batchol_HostPath.hpp>
+#include <detail/Batchol_Check.hpp>
+#include <detail/Batchol_CudaPath.hpp>
+#include <detail/Batchol_Generic.hpp>
+#include <detail/Batchol_HostPath.hpp>
 
 namespace batchol {
 

@@ -3,7 +3,7 @@
 #ifndef BATCHOL_CHECK_HPP
 #define BATCHOL_CHECK_HPP
 
-#include <Batchol_Compat.hpp>
+#include <detail/Batchol_Compat.hpp>
 #include <Batchol_Options.hpp>
 
 #include <climits>

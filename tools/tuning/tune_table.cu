@@ -10,7 +10,7 @@
 // (tune_common.cuh).
 #include "tune_common.cuh"
 
-#include "cuda/Batchol_CudaTable.cuh"
+#include "detail/cuda/Batchol_CudaTable.cuh"
 
 #include <cstdio>
 #include <cstdlib>

@@ -23,7 +23,7 @@
 #ifndef BATCHOL_HOST_STAGE_HPP
 #define BATCHOL_HOST_STAGE_HPP
 
-#include <Batchol_HostPack.hpp>
+#include <detail/Batchol_HostPack.hpp>
 
 #include <unistd.h>
 

@@ -7,7 +7,7 @@
 #ifndef BATCHOL_KERNEL_TEAM_HPP
 #define BATCHOL_KERNEL_TEAM_HPP
 
-#include <Batchol_KernelSerial.hpp>
+#include <detail/Batchol_KernelSerial.hpp>
 
 namespace batchol::detail {
 

@@ -4,7 +4,7 @@
 #ifndef BATCHOL_KERNEL_SERIAL_HPP
 #define BATCHOL_KERNEL_SERIAL_HPP
 
-#include <Batchol_Strided.hpp>
+#include <detail/Batchol_Strided.hpp>
 
 namespace batchol::detail {
 

@@ -21,7 +21,7 @@
 #ifndef BATCHOL_HOST_SIMD_HPP
 #define BATCHOL_HOST_SIMD_HPP
 
-#include <Batchol_Compat.hpp>
+#include <detail/Batchol_Compat.hpp>
 
 #include <cmath>
 #include <cstdint>

@@ -5,7 +5,7 @@
 #ifndef BATCHOL_STRIDED_HPP
 #define BATCHOL_STRIDED_HPP
 
-#include <Batchol_Compat.hpp>
+#include <detail/Batchol_Compat.hpp>
 #include <Batchol_Options.hpp>
 
 #include <cstddef>

@@ -12,7 +12,7 @@ mkdir -p "$out"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,driver_version --format=csv | tee "$out/gpu.txt"
 t0=$(date +%s)
 deadline=$((t0 + ${TUNE_BUDGET_S:-570} - 10))
-perf_tests/cuda/build_tune.sh /tmp/bt "$(nproc)" 16 2>&1 | tail -3 || exit 1
+tools/tuning/build_tune.sh /tmp/bt "$(nproc)" 16 2>&1 | tail -3 || exit 1
 echo "build: $(( $(date +%s) - t0 )) s"
 cp /tmp/bt/ptxas.log "$out/ptxas.log"
 cp /tmp/bt/compile_times.txt "$out/compile_times.txt"
@@ -20,7 +20,7 @@ if [ "${COMPILE_FULL_TABLE:-0}" = 1 ]; then
   (
     s0=$(date +%s)
     nvcc -arch=sm_90 -std=c++17 -O3 -Isrc -DBATCHOL_CHECK_FULL_TABLE \
-      -c perf_tests/cuda/compile_check.cu -o /tmp/full_table.o &&
+      -c unit_tests/cuda/compile_check.cu -o /tmp/full_table.o &&
       echo "full table (BATCHOL_CUDA_MAX_N default), one TU: $(($(date +%s) - s0)) s wall"
   ) > "$out/compile_full_table.txt" 2>&1 &
   full_pid=$!

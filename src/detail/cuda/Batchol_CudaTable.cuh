@@ -27,7 +27,7 @@ namespace batchol::cuda {
 
 // The solve tables of other architectures: the choices the tuning of
 // 2026-11-21/22 made on the H100 before the tool wrote solve rows
-// (perf_tests/cuda/tune_solve.cu against the group kernels; results in
+// (tools/tuning/tune_solve.cu against the group kernels; results in
 // perf_tests/results/h100-2026-11-22-table/). The group kernel holds the
 // factor in registers: a thread per matrix to n = 8 (on LayoutRight two lanes
 // at n = 7, 8, and 6 in double, each with half the triangle), then groups of

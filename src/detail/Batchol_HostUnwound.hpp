@@ -24,7 +24,7 @@
 #ifndef BATCHOL_HOST_UNWOUND_HPP
 #define BATCHOL_HOST_UNWOUND_HPP
 
-#include <Batchol_HostPack.hpp>
+#include <detail/Batchol_HostPack.hpp>
 
 namespace batchol::detail::host {
 inline namespace BATCHOL_HOST_ISA {

@@ -3,8 +3,8 @@
 #ifndef BATCHOL_GENERIC_HPP
 #define BATCHOL_GENERIC_HPP
 
-#include <Batchol_KernelTeam.hpp>
-#include <Batchol_Problem.hpp>
+#include <detail/Batchol_KernelTeam.hpp>
+#include <detail/Batchol_Problem.hpp>
 
 #include <algorithm>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Plain-CUDA view of one batched call: pointers and 64-bit strides, no Kokkos.
-// The kernels in src/cuda/ read only this, so CI can compile them with nvcc
+// The kernels in src/detail/cuda/ read only this, so CI can compile them with nvcc
 // alone and the tuning tool can drive them without Kokkos.
 #ifndef BATCHOL_CUDA_BATCH_CUH
 #define BATCHOL_CUDA_BATCH_CUH

@@ -3,7 +3,7 @@
 #ifndef BATCHOL_PROBLEM_HPP
 #define BATCHOL_PROBLEM_HPP
 
-#include <Batchol_Strided.hpp>
+#include <detail/Batchol_Strided.hpp>
 
 #include <cstdint>
 
