@@ -37,8 +37,8 @@ struct Inputs {
   B2 B{"B", 3, 4};
   A3 B3{"B3", 3, 4, 2};
   InfoView info = make_info(3, -99);
-  A3::HostMirror a0, b30;
-  B2::HostMirror b0;
+  A3::host_mirror_type a0, b30;
+  B2::host_mirror_type b0;
 
   Inputs() {
     upload(A, make_spd_batch<T>(n, batch).a);

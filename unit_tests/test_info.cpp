@@ -24,7 +24,7 @@ const std::vector<int> kInfoSizes{1, 2, 3, 4, 5, 8, 9, 16, 17, 32, 33, 64, 65};
 // Factors `images` on `path`; returns A before and after, and info.
 template <class C>
 struct Run {
-  typename AView<C>::HostMirror before, after;
+  typename AView<C>::host_mirror_type before, after;
   std::vector<int> info;
 };
 template <class C>

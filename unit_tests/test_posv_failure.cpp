@@ -16,8 +16,8 @@ TYPED_TEST_SUITE(PosvFailure, AllConfigs, ConfigNames);
 
 template <class C, class BView>
 struct PosvRun {
-  typename Batch3<typename C::scalar, typename C::layout>::HostMirror a;
-  typename BView::HostMirror b;
+  typename Batch3<typename C::scalar, typename C::layout>::host_mirror_type a;
+  typename BView::host_mirror_type b;
   std::vector<int> info;
 };
 

@@ -73,7 +73,7 @@ struct EveryOther {
 template <class BigView>
 struct Embedded {
   BigView big;
-  typename BigView::HostMirror before;
+  typename BigView::host_mirror_type before;
 
   template <class SubOf, class Items>
   Embedded(BigView b, SubOf sub_of, const Items& items) : big(b) {
@@ -87,7 +87,7 @@ struct Embedded {
   // The host copy after the calls, and whether everything outside the
   // subview is bit-identical to before.
   template <class SubOf>
-  typename BigView::HostMirror after(SubOf sub_of, bool& outside_intact) const {
+  typename BigView::host_mirror_type after(SubOf sub_of, bool& outside_intact) const {
     const auto now = snapshot(big);
     auto merged = snapshot(big);
     Kokkos::deep_copy(sub_of(merged), sub_of(before));  // host to host, any strides
