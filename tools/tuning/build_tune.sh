@@ -12,13 +12,13 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-out=${1:-build-tune}
+dest=${1:-build-tune}
 jobs=${2:-$(nproc)}
 parts=${3:-16}
-mkdir -p "$out"
+mkdir -p "$dest"
 export TUNE_FLAGS="-arch=sm_90 -std=c++17 -O3 -I$root/src -I$here -DTUNE_NPARTS=$parts \
 -DTUNE_GROUP_MIN_NP=${TUNE_GROUP_MIN_NP:-0}"
-export TUNE_HERE=$here TUNE_OUT=$out
+export TUNE_HERE=$here TUNE_OUT=$dest
 part() {
   local t0 t1
   t0=$(date +%s%N)
@@ -28,9 +28,9 @@ part() {
   echo "$1 part $2: $(((t1 - t0) / 1000000)) ms" >> "$TUNE_OUT/compile_times.txt"
 }
 export -f part
-rm -f "$out/compile_times.txt"
+rm -f "$dest/compile_times.txt"
 solve_only=${TUNE_SOLVE_ONLY:-0}
-rm -f "$out"/tune_*_part*.o
+rm -f "$dest"/tune_*_part*.o
 {
   # The table parts first: they are the longest.
   for i in $(seq 0 19); do
@@ -43,7 +43,7 @@ rm -f "$out"/tune_*_part*.o
     if [ "$solve_only" != 1 ]; then echo "tune_tile $i"; echo "tune_panel $i"; fi
   done
 } | xargs -P "$jobs" -L1 bash -c 'part "$0" "$1"'
-cat "$out"/ptxas_*.log > "$out/ptxas.log"
-nvcc $TUNE_FLAGS -c "$here/tune.cu" -o "$out/tune_main.o"
-nvcc -arch=sm_90 "$out"/tune_*_part*.o "$out/tune_main.o" -lcusolver -o "$out/tune"
-echo "built $out/tune"
+cat "$dest"/ptxas_*.log > "$dest/ptxas.log"
+nvcc $TUNE_FLAGS -c "$here/tune.cu" -o "$dest/tune_main.o"
+nvcc -arch=sm_90 "$dest"/tune_*_part*.o "$dest/tune_main.o" -lcusolver -o "$dest/tune"
+echo "built $dest/tune"

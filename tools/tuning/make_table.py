@@ -63,7 +63,7 @@ def parse(name):
     None if not a kernel; everything before mpb names the instantiation, posv
     says how that candidate's posv solves ("shared": inside the tile kernel
     from a shared copy of the factor;
-    "split": potrf, then the strided solve, always so for the panel kernel;
+    "split": potrf, then potrs, always so for the panel kernel;
     "reg": inside the tile kernel from its register tiles; a
     candidate named with POSV= was timed for posv only)."""
     m = PANEL.fullmatch(name)
@@ -100,7 +100,7 @@ def choose(times, n, layout):
     instantiation; mpb changes no arithmetic, so potrf and posv each take the
     mpb that suits them and posv still factors as potrf does. Each
     instantiation's posv is timed in every way it can solve (inside the
-    tile kernel, or split into potrf and the strided solve), and its cost is
+    tile kernel, or split into potrf and potrs), and its cost is
     potrf plus its fastest
     posv, each at its best mpb; the instantiation with the lowest cost
     relative to the best, averaged over the batch sizes, wins, with that

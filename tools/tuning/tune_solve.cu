@@ -4,7 +4,7 @@
 // (Batchol_CudaStagedSolve.cuh: systems per block), per order, layout,
 // precision and number of right-hand sides, timed on the GPU against a copy
 // measured in the same run. Each timed result is checked (residual of sampled
-// systems, printed, "WRONG" past 4 n eps). Plain CUDA, no Kokkos: it compiles on the device
+// systems, printed, "WRONG" past 4 n eps). Plain CUDA, no Kokkos: it compiles on the GPU
 // machine in well under a minute.
 //   nvcc -arch=sm_90 -std=c++17 -O3 -Isrc tools/tuning/tune_solve.cu -o tune_solve
 //   ./tune_solve [batch [n]]  (default 10000, the paper's protocol; every n)
