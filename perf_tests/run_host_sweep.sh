@@ -1,5 +1,5 @@
 #!/bin/sh
-# The host sweep kept in results/host-*: a reduced grid that takes 15-20 minutes
+# A reduced host sweep for results/: a grid that takes 15-20 minutes
 # on a busy 2-core machine (the full default grid is ~8600 series, hours on
 # such a host). double: potrf, posv, potrs (nrhs 1), trsv (lower, no
 # transpose); float: potrf, posv; both layouts.
@@ -10,9 +10,9 @@
 #   sh perf_tests/run_host_sweep.sh [build/perf_tests/batchol_bench] [outdir]
 set -e
 BENCH=${1:-build/perf_tests/batchol_bench}
-OUT=${2:-perf_tests/results/host-$(date +%F)}
+DEST=${2:-perf_tests/results/host-$(date +%F)}
 HERE=$(dirname "$0")
-mkdir -p "$OUT"
+mkdir -p "$DEST"
 SMALL="--batchol_n=4,8,16,32,64,100 --batchol_large_mb=0 --batchol_max_gflop=0.05"
 LARGE="--batchol_n=4,16 --batchol_batch=0 --batchol_max_gflop=0.3"
 DOUBLE="--batchol_precisions=double --benchmark_filter=-^(potrs_nrhs8|trsv_lower_trans|trsv_upper)"
@@ -22,10 +22,10 @@ for size in SMALL LARGE; do
     eval grid=\$$size
     eval sel=\$$prec
     "$BENCH" $grid $sel --benchmark_min_time=0.02 \
-      --benchmark_out="$OUT/part-$size-$prec.json" --benchmark_out_format=json
+      --benchmark_out="$DEST/part-$size-$prec.json" --benchmark_out_format=json
   done
 done
-python3 "$HERE/plot.py" "$OUT"/part-*.json --labels host,host,host,host -o "$OUT" \
-  --save-merged "$OUT/results.json" > /dev/null
-rm "$OUT"/part-*.json
-echo "results in $OUT: results.json, table.md, *.png"
+python3 "$HERE/plot.py" "$DEST"/part-*.json --labels host,host,host,host -o "$DEST" \
+  --save-merged "$DEST/results.json" > /dev/null
+rm "$DEST"/part-*.json
+echo "results in $DEST: results.json, table.md, *.png"
