@@ -3,8 +3,8 @@
 
 Reads the JSON of `tune` (tools/tuning/tune.cu: every candidate kernel
 checked, then timed for potrf and posv at batch 10^4 and at >= 256 MB) and
-writes src/detail/cuda/Batchol_CudaTable_sm90.inc, the table that
-src/detail/cuda/Batchol_CudaTable.cuh dispatches potrf and posv with.
+writes src/detail/cuda/Batchol_CudaTable_sm90.inc, the sm_90 tables the Cuda
+path's tuning header (src/detail/cuda/Batchol_CudaTuning.cuh) includes.
 
 For each precision, layout and measured order n, the chosen kernel is the one
 with the lowest time relative to the fastest, averaged over the batch sizes,
