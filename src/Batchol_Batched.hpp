@@ -3,49 +3,24 @@
 #ifndef BATCHOL_BATCHED_HPP
 #define BATCHOL_BATCHED_HPP
 
+#include <Batchol_Options.hpp>
+#include <detail/Batchol_Check.hpp>
+#include <detail/Batchol_Describe.hpp>
 #include <detail/Batchol_Dispatch.hpp>
+#include <detail/Batchol_Op.hpp>
 
 namespace batchol {
-namespace detail {
 
-template <class AView>
-Problem<typename AView::non_const_value_type> problem_for(const AView& A, Uplo uplo) {
-  Problem<typename AView::non_const_value_type> pr;
-  pr.batch = static_cast<std::int64_t>(A.extent(0));
-  pr.n = static_cast<int>(A.extent(1));
-  // potrs and trsv accept a const A and never write through this pointer.
-  pr.a = const_cast<typename AView::non_const_value_type*>(A.data());
-  pr.a_bs = static_cast<std::ptrdiff_t>(A.stride(0));
-  const auto lower = as_lower(
-      Strided<const typename AView::non_const_value_type>{nullptr, std::ptrdiff_t(A.stride(1)),
-                                                          std::ptrdiff_t(A.stride(2))},
-      uplo);
-  pr.a_rs = lower.rs;
-  pr.a_cs = lower.cs;
-  return pr;
+// The operations, named for path_available (batchol::Op::Posv, ...).
+using Op = detail::Op;
+
+// Whether `path` can run operation OP on ExecSpace in this build (Auto and
+// Generic always can); a call asking for a path it cannot run throws.
+// Tests and benchmarks enumerate paths with it.
+template <class ExecSpace, Op OP = Op::Potrf>
+constexpr bool path_available(Path path) {
+  return detail::provides<ExecSpace, OP>(path);
 }
-
-template <class T, class BView>
-void set_rhs(Problem<T>& pr, const BView& B) {
-  pr.b = B.data();
-  pr.b_bs = static_cast<std::ptrdiff_t>(B.stride(0));
-  pr.b_rs = static_cast<std::ptrdiff_t>(B.stride(1));
-  if constexpr (rank_v<BView> == 3) {
-    pr.b_cs = static_cast<std::ptrdiff_t>(B.stride(2));
-    pr.nrhs = static_cast<int>(B.extent(2));
-  } else {
-    pr.b_cs = 0;
-    pr.nrhs = 1;
-  }
-}
-
-template <class T, class InfoView>
-void set_info(Problem<T>& pr, const InfoView& info) {
-  pr.info = info.data();
-  pr.info_s = static_cast<std::ptrdiff_t>(info.stride(0));
-}
-
-}  // namespace detail
 
 // Cholesky factorization of every matrix of A (batch, n, n), in place, in the
 // triangle opts.uplo. info(i) = 0, or j > 0 when the leading minor of order j
@@ -62,7 +37,8 @@ void potrf(const ExecSpace& exec, const AView& A, const InfoView& info,
   auto pr = detail::problem_for(A, opts.uplo);
   detail::set_info(pr, info);
   pr.mirror = opts.write_transposed;
-  detail::launch<detail::PotrfOp>(routine, exec, pr, opts);
+  pr.fast_math = opts.fast_math;
+  detail::run<Op::Potrf>(routine, exec, pr, opts);
 }
 
 // Solve A X = B with the factor potrf left in A. B is (batch, n) or
@@ -75,7 +51,8 @@ void potrs(const ExecSpace& exec, const AView& A, const BView& B, const Options&
   detail::check_options(routine, opts);
   auto pr = detail::problem_for(A, opts.uplo);
   detail::set_rhs(pr, B);
-  detail::launch<detail::PotrsOp>(routine, exec, pr, opts);
+  pr.fast_math = opts.fast_math;
+  detail::run<Op::Potrs>(routine, exec, pr, opts);
 }
 
 // Factor and solve in one kernel. A matrix whose factorization fails keeps its
@@ -93,7 +70,8 @@ void posv(const ExecSpace& exec, const AView& A, const BView& B, const InfoView&
   detail::set_rhs(pr, B);
   detail::set_info(pr, info);
   pr.mirror = opts.write_transposed;
-  detail::launch<detail::PosvOp>(routine, exec, pr, opts);
+  pr.fast_math = opts.fast_math;
+  detail::run<Op::Posv>(routine, exec, pr, opts);
 }
 
 // Triangular solve op(T) x = b with T the triangle `uplo` of each matrix of A
@@ -113,12 +91,13 @@ void trsv(const ExecSpace& exec, Uplo uplo, Trans trans, const AView& A, const B
   detail::check_options(routine, opts);
   auto pr = detail::problem_for(A, uplo);
   detail::set_rhs(pr, b);
+  pr.fast_math = opts.fast_math;
   // Upper arrives as the lower triangle of the transpose, which flips op().
   const bool transpose_lower = (trans == Trans::Transpose) != (uplo == Uplo::Upper);
   if (transpose_lower)
-    detail::launch<detail::TrsvOp<detail::TransposeTag>>(routine, exec, pr, opts);
+    detail::run<Op::TrsvT>(routine, exec, pr, opts);
   else
-    detail::launch<detail::TrsvOp<detail::NoTransposeTag>>(routine, exec, pr, opts);
+    detail::run<Op::TrsvN>(routine, exec, pr, opts);
 }
 
 }  // namespace batchol

@@ -87,9 +87,10 @@ KOKKOS_INLINE_FUNCTION int trsv(Uplo uplo, Trans trans, const AView& A, const BV
   const auto l = detail::as_const(detail::as_lower(detail::strided_of(A), uplo));
   const int n = static_cast<int>(A.extent(0));
   if (detail::lower_transposed(uplo, trans))
-    detail::serial_trsv(detail::TransposeTag{}, l, n, detail::strided_of(b), detail::columns_of(b));
+    detail::serial_trsv(detail::op_t<detail::Op::TrsvT>{}, l, n, detail::strided_of(b),
+                        detail::columns_of(b));
   else
-    detail::serial_trsv(detail::NoTransposeTag{}, l, n, detail::strided_of(b),
+    detail::serial_trsv(detail::op_t<detail::Op::TrsvN>{}, l, n, detail::strided_of(b),
                         detail::columns_of(b));
   return 0;
 }
@@ -145,10 +146,10 @@ KOKKOS_INLINE_FUNCTION int trsv(const Member& member, Uplo uplo, Trans trans, co
   const auto l = detail::as_const(detail::as_lower(detail::strided_of(A), uplo));
   const int n = static_cast<int>(A.extent(0));
   if (detail::lower_transposed(uplo, trans))
-    detail::team_trsv(member, detail::TransposeTag{}, l, n, detail::strided_of(b),
+    detail::team_trsv(member, detail::op_t<detail::Op::TrsvT>{}, l, n, detail::strided_of(b),
                       detail::columns_of(b));
   else
-    detail::team_trsv(member, detail::NoTransposeTag{}, l, n, detail::strided_of(b),
+    detail::team_trsv(member, detail::op_t<detail::Op::TrsvN>{}, l, n, detail::strided_of(b),
                       detail::columns_of(b));
   return 0;
 }

@@ -1,9 +1,6 @@
-// Run-time options of the host-level calls, and the tag types the kernels are
-// specialized on.
+// The enumerations of the API and the run-time options of the host-level calls.
 #ifndef BATCHOL_OPTIONS_HPP
 #define BATCHOL_OPTIONS_HPP
-
-#include <type_traits>
 
 namespace batchol {
 
@@ -28,24 +25,6 @@ struct Options {
   bool write_transposed = false;
 };
 
-namespace detail {
-
-// Compile-time tags the kernels are specialized on.
-struct NoTransposeTag {};
-struct TransposeTag {};
-template <class T>
-inline constexpr bool is_trans_tag_v =
-    std::is_same_v<T, NoTransposeTag> || std::is_same_v<T, TransposeTag>;
-
-struct PotrfOp {};
-struct PotrsOp {};
-struct PosvOp {};
-template <class TransTag>
-struct TrsvOp {
-  static_assert(is_trans_tag_v<TransTag>, "TrsvOp takes NoTransposeTag or TransposeTag");
-};
-
-}  // namespace detail
 }  // namespace batchol
 
 #endif

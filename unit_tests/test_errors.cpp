@@ -174,21 +174,21 @@ void expect_path_behaviour(batchol::Path path) {
       EXPECT_TRUE(info_is(-99)) << p << ", " << routine << ": info written before the throw";
     }
   };
-  check(path_provided<ExecSpace, PotrfOp>(path), "potrf", [&] {
+  check(path_provided<ExecSpace, Op::Potrf>(path), "potrf", [&] {
     batchol::potrf(exec, a, info, opts);
-    if (path_provided<ExecSpace, PotrfOp>(path)) {
+    if (path_provided<ExecSpace, Op::Potrf>(path)) {
       EXPECT_TRUE(info_is(0));
     }
   });
-  check(path_provided<ExecSpace, PotrsOp>(path), "potrs",
+  check(path_provided<ExecSpace, Op::Potrs>(path), "potrs",
         [&] { batchol::potrs(exec, a, b, opts); });
-  check(path_provided<ExecSpace, PosvOp>(path), "posv", [&] {
+  check(path_provided<ExecSpace, Op::Posv>(path), "posv", [&] {
     batchol::posv(exec, a, b, info, opts);
-    if (path_provided<ExecSpace, PosvOp>(path)) {
+    if (path_provided<ExecSpace, Op::Posv>(path)) {
       EXPECT_TRUE(info_is(0));
     }
   });
-  check(path_provided<ExecSpace, TrsvNOp>(path), "trsv",
+  check(path_provided<ExecSpace, Op::TrsvN>(path), "trsv",
         [&] { batchol::trsv(exec, lo, nt, a, b, opts); });
 }
 
@@ -203,10 +203,10 @@ TEST(Errors, UnavailablePathThrows) {
 // Whatever later builds provide, the Cuda path never runs on a host space.
 TEST(Errors, CudaPathOnHostSpaceAlwaysThrows) {
   using H = Kokkos::DefaultHostExecutionSpace;
-  static_assert(!path_provided<H, PotrfOp>(batchol::Path::Cuda) &&
-                    !path_provided<H, PotrsOp>(batchol::Path::Cuda) &&
-                    !path_provided<H, PosvOp>(batchol::Path::Cuda) &&
-                    !path_provided<H, TrsvNOp>(batchol::Path::Cuda),
+  static_assert(!path_provided<H, Op::Potrf>(batchol::Path::Cuda) &&
+                    !path_provided<H, Op::Potrs>(batchol::Path::Cuda) &&
+                    !path_provided<H, Op::Posv>(batchol::Path::Cuda) &&
+                    !path_provided<H, Op::TrsvN>(batchol::Path::Cuda),
                 "batchol::path_available must never claim Cuda for a host execution space");
   Kokkos::View<T***, H> a("A", 1, 2, 2);
   Kokkos::View<T**, H> b("b", 1, 2);
@@ -222,7 +222,8 @@ TEST(Errors, CudaPathOnHostSpaceAlwaysThrows) {
 
 // n == 0 and batch == 0 are valid; n == 0 with matrices sets every info to 0.
 TEST(EdgeCases, EmptyProblems) {
-  for (batchol::Path path : paths_under_test<PotrfOp, PotrsOp, PosvOp, TrsvNOp, TrsvTOp>())
+  for (batchol::Path path :
+       paths_under_test<Op::Potrf, Op::Potrs, Op::Posv, Op::TrsvN, Op::TrsvT>())
     for (const auto& [batch, n] : {std::pair<int, int>{5, 0}, {0, 5}, {0, 0}}) {
       SCOPED_TRACE(case_name(n, batch, path));
       const batchol::Options opts = options(Uplo::Lower, path);
@@ -251,7 +252,7 @@ TEST(EdgeCases, EmptyProblems) {
 TEST(EdgeCases, NoRightHandSides) {
   const int batch = 4, n = 6;
   const SpdBatch s = make_spd_batch<T>(n, batch);
-  for (batchol::Path path : paths_under_test<PotrfOp, PotrsOp, PosvOp>()) {
+  for (batchol::Path path : paths_under_test<Op::Potrf, Op::Potrs, Op::Posv>()) {
     SCOPED_TRACE(name_of(path));
     const batchol::Options opts = options(Uplo::Lower, path);
     A3 A1("A1", batch, n, n), A2("A2", batch, n, n), B("B", batch, n, 0);

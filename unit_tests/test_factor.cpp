@@ -47,7 +47,7 @@ TYPED_TEST(Factor, MatchesLapackAtEverySize) {
     for (int batch : batches_for(n)) {
       const SpdBatch s = make_spd_batch<T>(n, batch);
       std::vector<Matrix> first;  // the first path's factors, to compare the others with
-      for (batchol::Path path : paths_under_test<PotrfOp>()) {
+      for (batchol::Path path : paths_under_test<Op::Potrf>()) {
         SCOPED_TRACE(case_name(n, batch, path));
         const auto h = factor_on<C>(s, path);
         std::vector<Matrix> factors;
@@ -69,7 +69,7 @@ TYPED_TEST(Factor, WriteTransposedMirrorsTheFactor) {
   for (int n : all_sizes()) {
     const int batch = batches_for(n).back();
     const SpdBatch s = make_spd_batch<T>(n, batch);
-    for (batchol::Path path : paths_under_test<PotrfOp>()) {
+    for (batchol::Path path : paths_under_test<Op::Potrf>()) {
       SCOPED_TRACE(case_name(n, batch, path));
       const auto plain = factor_on<C>(s, path, false);
       const auto mirrored = factor_on<C>(s, path, true);
@@ -100,7 +100,7 @@ TYPED_TEST(Factor, Deterministic) {
   using T = typename C::scalar;
   for (int n : {1, 5, 16, 33, 64, 100}) {
     const SpdBatch s = make_spd_batch<T>(n, 7);
-    for (batchol::Path path : paths_under_test<PotrfOp>()) {
+    for (batchol::Path path : paths_under_test<Op::Potrf>()) {
       SCOPED_TRACE(case_name(n, 7, path));
       const auto x = factor_on<C>(s, path);
       const auto y = factor_on<C>(s, path);
@@ -119,7 +119,7 @@ TYPED_TEST(Factor, FastMathKeepsTheBounds) {
   for (int n : {1, 2, 3, 4, 7, 8, 9, 16, 17, 24, 25, 32, 33, 48, 64, 65, 100, 128}) {
     const int batch = batches_for(n).back();
     const SpdBatch s = make_spd_batch<T>(n, batch);
-    for (batchol::Path path : paths_under_test<PotrfOp>()) {
+    for (batchol::Path path : paths_under_test<Op::Potrf>()) {
       SCOPED_TRACE(case_name(n, batch, path) + ", fast_math");
       const auto exact = factor_on<C>(s, path);
       const auto fast = factor_on<C>(s, path, false, true);

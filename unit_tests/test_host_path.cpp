@@ -975,7 +975,7 @@ TEST(HostPath, TypedViewsAndAuto) {
   for_each_space([](auto exec, const char*) {
     using Exec = decltype(exec);
     static_assert(batchol::path_available<Exec>(Path::Host), "Host path must exist here");
-    static_assert(batchol::path_available<Exec, batchol::detail::PosvOp>(Path::Host), "");
+    static_assert(batchol::path_available<Exec, batchol::Op::Posv>(Path::Host), "");
     typed_views<double, Kokkos::LayoutLeft>(exec);
     typed_views<double, Kokkos::LayoutRight>(exec);
     typed_views<float, Kokkos::LayoutLeft>(exec);

@@ -54,7 +54,7 @@ TYPED_TEST(Info, BadMatrixInAGoodBatch) {
   for (int n : kInfoSizes) {
     const SpdBatch good = make_spd_batch<T>(n, 6);
     const SpdBatch base = make_spd_batch<T>(n, 1, /*salt=*/7);  // what the defects spoil
-    for (batchol::Path path : paths_under_test<PotrfOp>()) {
+    for (batchol::Path path : paths_under_test<Op::Potrf>()) {
       const Run<C> clean = run_potrf<C>(good.images(C::uplo), n, path);
       for (const BadMatrix& bad : defects_of(base.a[0])) {
         SCOPED_TRACE(case_name(n, 7, path) + ", " + bad.what);
@@ -99,7 +99,7 @@ TYPED_TEST(Info, EveryMatrixFailsAtItsOwnColumn) {
       images.push_back(image_of(a, C::uplo, kPoison));
       want.push_back(j);
     }
-    for (batchol::Path path : paths_under_test<PotrfOp>())
+    for (batchol::Path path : paths_under_test<Op::Potrf>())
       for (bool fast : {false, true}) {
         SCOPED_TRACE(case_name(n, batch, path) + (fast ? ", fast_math" : ""));
         const Run<C> r = run_potrf<C>(images, n, path, fast);
@@ -134,12 +134,12 @@ TYPED_TEST(Info, SubnormalPivot) {
       std::vector<Matrix> images(kBatch, image_of(one, C::uplo, kPoison));
       images[kAt] = image_of(sub, C::uplo, kPoison);
       const double sq = std::sqrt(tiny), tol = forward_tol<T>(n, 0.2 * n + 2);
-      for (batchol::Path path : paths_under_test<PotrfOp>())
+      for (batchol::Path path : paths_under_test<Op::Potrf>())
         for (bool fast : {false, true}) {
           SCOPED_TRACE(case_name(n, kBatch, path) + (fast ? ", fast_math, " : ", ") +
                        tiny_pivot.name);
           const Run<C> r = run_potrf<C>(images, n, path, fast);
-          const bool flushed = fast && !runs_generic<Exec, PotrfOp>(path);
+          const bool flushed = fast && !runs_generic<Exec, Op::Potrf>(path);
           for (int b = 0; b < kBatch; ++b) EXPECT_EQ(r.info[b], b == kAt && flushed ? k + 1 : 0);
           Matrix got = lower_of(get(r.after, kAt), C::uplo);
           if (flushed) {

@@ -52,7 +52,7 @@ void expect_posv_is_potrf_potrs(const SpdBatch& s, int nrhs, const batchol::Opti
   EXPECT_EQ(download_info(info2), std::vector<int>(batch, 0));
   EXPECT_EQ(first_item_differing(snapshot(A1), snapshot(A2)), -1) << "posv's factor differs";
   const auto hb = snapshot(B1), hb2 = snapshot(B2);
-  if (runs_generic<Exec, PotrfOp, PotrsOp, PosvOp>(opts.path)) {
+  if (runs_generic<Exec, Op::Potrf, Op::Potrs, Op::Posv>(opts.path)) {
     EXPECT_EQ(first_item_differing(hb, hb2), -1) << "posv's solution differs";
   } else {
     EXPECT_TRUE(every_item(batch, [&](int b) {
@@ -69,7 +69,7 @@ template <class C>
 void expect_posv_cases(const SpdBatch& s, bool more_rhs) {
   using T = typename C::scalar;
   using L = typename C::layout;
-  for (batchol::Path path : paths_under_test<PotrfOp, PotrsOp, PosvOp>())
+  for (batchol::Path path : paths_under_test<Op::Potrf, Op::Potrs, Op::Posv>())
     for (bool mirror : {false, true}) {
       SCOPED_TRACE(case_name(s.n, s.batch(), path) + (mirror ? ", write_transposed" : ""));
       batchol::Options opts = options(C::uplo, path);
@@ -114,7 +114,7 @@ TYPED_TEST(Posv, IsPotrfThenPotrsWithFastMath) {
   for (int n : all_sizes()) {
     const int batch = batches_for(n).back();
     const SpdBatch s = make_spd_batch<T>(n, batch);
-    for (batchol::Path path : paths_under_test<PotrfOp, PotrsOp, PosvOp>()) {
+    for (batchol::Path path : paths_under_test<Op::Potrf, Op::Potrs, Op::Posv>()) {
       SCOPED_TRACE(case_name(n, batch, path) + ", fast_math");
       batchol::Options opts = options(C::uplo, path);
       opts.fast_math = true;

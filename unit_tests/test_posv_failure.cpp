@@ -49,7 +49,7 @@ void expect_failure_isolated(int n, int nrhs) {
   std::vector<Matrix> rhs = make_rhs<T>(n, nrhs, 7);
   const Matrix bad_rhs = rhs[kBadAt];
   rhs.erase(rhs.begin() + kBadAt);
-  for (batchol::Path path : paths_under_test<PosvOp>()) {
+  for (batchol::Path path : paths_under_test<Op::Posv>()) {
     const auto clean = run_posv<C, BView>(good.images(C::uplo), rhs, n, nrhs, path);
     for (const BadMatrix& bad : defects_of(base.a[0])) {
       SCOPED_TRACE(case_name(n, 7, path) + ", nrhs = " + std::to_string(nrhs) + ", " + bad.what);
@@ -110,12 +110,12 @@ TYPED_TEST(PosvFailure, SubnormalPivot) {
       const std::vector<Matrix> images(kBatch, image_of(sub, C::uplo, kPoison));
       const std::vector<Matrix> rhs_all(kBatch, rhs);
       const double tol = forward_tol<T>(n, 0.2 * n + 2);
-      for (batchol::Path path : paths_under_test<PosvOp>())
+      for (batchol::Path path : paths_under_test<Op::Posv>())
         for (bool fast : {false, true}) {
           SCOPED_TRACE(case_name(n, kBatch, path) + (fast ? ", fast_math, " : ", ") +
                        tiny_pivot.name);
           const auto r = run_posv<C, BView>(images, rhs_all, n, kNrhs, path, fast);
-          const bool flushed = fast && !runs_generic<Exec, PosvOp>(path);
+          const bool flushed = fast && !runs_generic<Exec, Op::Posv>(path);
           for (int b = 0; b < kBatch; ++b) {
             EXPECT_EQ(r.info[b], flushed ? k + 1 : 0) << "matrix " << b;
             const Matrix x = get(r.b, b);

@@ -57,7 +57,7 @@ TYPED_TEST(Solve, PotrsMatchesLapackAtEverySize) {
     for (int batch : batches_for(n)) {
       const SpdBatch s = make_spd_batch<T>(n, batch);
       std::map<int, std::vector<Matrix>> first;  // per nrhs (0: rank-2 B), the first path's X
-      for (batchol::Path path : paths_under_test<PotrfOp, PotrsOp>()) {
+      for (batchol::Path path : paths_under_test<Op::Potrf, Op::Potrs>()) {
         SCOPED_TRACE(case_name(n, batch, path));
         const batchol::Options opts = options(C::uplo, path);
         const AView<C> A = factored<C>(s, opts);
@@ -84,7 +84,7 @@ void expect_potrs_matches(int n, int batch) {
   using L = typename C::layout;
   const SpdBatch s = make_spd_batch<T>(n, batch);
   std::map<int, std::vector<Matrix>> first;
-  for (batchol::Path path : paths_under_test<PotrfOp, PotrsOp>()) {
+  for (batchol::Path path : paths_under_test<Op::Potrf, Op::Potrs>()) {
     SCOPED_TRACE(case_name(n, batch, path));
     const batchol::Options opts = options(C::uplo, path);
     const AView<C> A = factored<C>(s, opts);
@@ -119,7 +119,8 @@ TYPED_TEST(Solve, PotrsAcrossWarps) {
 // Cuda path runs: the batches hold 40-160 MB of matrices.
 TYPED_TEST(Solve, PotrsLargeBatchRows) {
   using T = typename TypeParam::scalar;
-  if (!path_provided<Exec, PotrfOp, PotrsOp>(batchol::Path::Cuda)) GTEST_SKIP() << "no Cuda path";
+  if (!path_provided<Exec, Op::Potrf, Op::Potrs>(batchol::Path::Cuda))
+    GTEST_SKIP() << "no Cuda path";
   for (int n : {24, 32, 40}) {
     expect_potrs_matches<TypeParam>(n, large_rows_batch<T>(n));
     if (::testing::Test::HasFailure()) return;
@@ -136,7 +137,7 @@ TYPED_TEST(Solve, PotrsAfterWriteTransposed) {
     const int batch = 5;
     const SpdBatch s = make_spd_batch<T>(n, batch);
     const auto rhs = make_rhs<T>(n, 3, batch);
-    for (batchol::Path path : paths_under_test<PotrfOp, PotrsOp>()) {
+    for (batchol::Path path : paths_under_test<Op::Potrf, Op::Potrs>()) {
       SCOPED_TRACE(case_name(n, batch, path));
       batchol::Options opts = options(C::uplo, path);
       opts.write_transposed = true;

@@ -51,7 +51,7 @@ void expect_trsv_matches(int n, int batch) {
   const auto rhs = make_rhs<T>(n, 1, batch);
   for (batchol::Trans trans : {batchol::Trans::NoTranspose, batchol::Trans::Transpose}) {
     std::vector<Matrix> first;
-    for (batchol::Path path : paths_under_test<TrsvNOp, TrsvTOp>()) {
+    for (batchol::Path path : paths_under_test<Op::TrsvN, Op::TrsvT>()) {
       SCOPED_TRACE(case_name(n, batch, path) + ", " + name_of(C::uplo) + ", " + name_of(trans));
       Batch3<T, L> A("A", batch, n, n);
       upload(A, images);
@@ -102,7 +102,8 @@ TYPED_TEST(Trsv, AcrossWarps) {
 // Solve.PotrsLargeBatchRows (Cuda path only).
 TYPED_TEST(Trsv, LargeBatchRows) {
   using T = typename TypeParam::scalar;
-  if (!path_provided<Exec, TrsvNOp, TrsvTOp>(batchol::Path::Cuda)) GTEST_SKIP() << "no Cuda path";
+  if (!path_provided<Exec, Op::TrsvN, Op::TrsvT>(batchol::Path::Cuda))
+    GTEST_SKIP() << "no Cuda path";
   for (int n : {24, 32, 40}) {
     expect_trsv_matches<TypeParam>(n, large_rows_batch<T>(n));
     if (::testing::Test::HasFailure()) return;
@@ -128,7 +129,7 @@ TYPED_TEST(Trsv, InfiniteLastEntryLeavesTheOthersFinite) {
       const auto rhs = make_rhs<T>(n, 1, batch);
       auto bad = rhs;
       for (Matrix& b : bad) b(last, 0) = std::numeric_limits<double>::infinity();
-      for (batchol::Path path : paths_under_test<TrsvNOp, TrsvTOp>()) {
+      for (batchol::Path path : paths_under_test<Op::TrsvN, Op::TrsvT>()) {
         SCOPED_TRACE(case_name(n, batch, path) + ", " + name_of(C::uplo) + ", " + name_of(trans));
         Batch3<T, L> A("A", batch, n, n);
         upload(A, images);

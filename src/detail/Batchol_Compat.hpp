@@ -1,10 +1,17 @@
-// Every difference between the supported Kokkos versions (3.4.01 .. 4.x) lives here.
+// Every difference between the supported Kokkos versions (3.4.01 to 5.x) that
+// the library's headers meet lives here.
 #ifndef BATCHOL_COMPAT_HPP
 #define BATCHOL_COMPAT_HPP
 
 #include <Kokkos_Core.hpp>
+// Kokkos 4.1 added Kokkos::Profiling::ScopedRegion, in a header of its own
+// that Kokkos_Core.hpp does not include.
+#if KOKKOS_VERSION >= 40100
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+#endif
 
 #include <cstddef>
+#include <string>
 #include <type_traits>
 
 namespace batchol::detail {
@@ -25,13 +32,6 @@ KOKKOS_FORCEINLINE_FUNCTION T sqrt(T x) {
 template <class View>
 inline constexpr int rank_v = static_cast<int>(View::rank);
 
-// Kokkos 3.4 has no Kokkos::Cuda unless built with it; name the check once.
-#if defined(KOKKOS_ENABLE_CUDA)
-inline constexpr bool has_cuda = true;
-#else
-inline constexpr bool has_cuda = false;
-#endif
-
 // Kokkos 4.x provides Kokkos::Experimental::finite_max_v; 3.4 does not, and
 // std::numeric_limits is not usable in device code without relaxed constexpr.
 template <class T>
@@ -46,6 +46,22 @@ struct Limits<double> {
   static constexpr double max = 1.79769313486231570814527423731704357e+308;
   static constexpr double min_normal = 2.22507385850720138309023271733240406e-308;
 };
+
+// A Kokkos profiling region for the lifetime of the object (what tools such
+// as the Kokkos kernel logger and space-time stack show around the kernels of
+// a call). Kokkos 4.1 has ScopedRegion; 3.4 to 4.0 have pushRegion and
+// popRegion only.
+#if KOKKOS_VERSION >= 40100
+using ScopedRegion = Kokkos::Profiling::ScopedRegion;
+#else
+class ScopedRegion {
+ public:
+  explicit ScopedRegion(const std::string& name) { Kokkos::Profiling::pushRegion(name); }
+  ~ScopedRegion() { Kokkos::Profiling::popRegion(); }
+  ScopedRegion(const ScopedRegion&) = delete;
+  ScopedRegion& operator=(const ScopedRegion&) = delete;
+};
+#endif
 
 }  // namespace batchol::detail
 

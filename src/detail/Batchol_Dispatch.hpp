@@ -1,44 +1,59 @@
-// Chooses the implementation path of a host-level call and launches it.
+// Where a host-level call chooses its path and runs it: the one place that
+// knows every path. Top to bottom, detail::run<OP>:
+//   1. resolve Options::path for the execution space and the operation
+//      (Auto: the specialized path the build has, else Generic; a path the
+//      build does not provide throws std::invalid_argument);
+//   2. send what the Cuda tables have no kernel for (n == 0, or n above
+//      BATCHOL_CUDA_MAX_N) to the Generic path instead;
+//   3. open a Kokkos profiling region named after the routine and the path
+//      that runs, e.g. "batchol::potrf[Cuda]";
+//   4. call that path's single entry, on the caller's execution space
+//      instance:
+//        generic::run<OP>(exec, pr)             Batchol_Generic.hpp
+//        host::run<OP>(exec, pr)                Batchol_HostPath.hpp
+//        cuda::run<OP>(pr, exec.cuda_stream())  cuda/Batchol_CudaRun.cuh
 #ifndef BATCHOL_DISPATCH_HPP
 #define BATCHOL_DISPATCH_HPP
 
+#include <Batchol_Options.hpp>
 #include <detail/Batchol_Check.hpp>
+#include <detail/Batchol_Compat.hpp>
 #include <detail/Batchol_CudaPath.hpp>
 #include <detail/Batchol_Generic.hpp>
 #include <detail/Batchol_HostPath.hpp>
+#include <detail/Batchol_Op.hpp>
+#include <detail/Batchol_Problem.hpp>
 
-namespace batchol {
+namespace batchol::detail {
 
-// Whether `path` can run operation Op on ExecSpace in this build (Auto and
-// Generic always can). Tests and benchmarks enumerate paths with it.
-template <class ExecSpace, class Op = detail::PotrfOp>
-constexpr bool path_available(Path path) {
+// Whether `path` can run operation OP on ExecSpace in this build (Auto and
+// Generic always can): batchol::path_available.
+template <class ExecSpace, Op OP>
+constexpr bool provides(Path path) {
   switch (path) {
     case Path::Host:
-      return detail::host_path_available_v<ExecSpace, Op>;
+      return host_path_available_v<ExecSpace, OP>;
     case Path::Cuda:
-      return detail::cuda_path_available_v<ExecSpace, Op>;
+      return cuda_path_available_v<ExecSpace, OP>;
     default:
       return true;
   }
 }
 
-namespace detail {
-
-template <class ExecSpace, class Op>
+template <class ExecSpace, Op OP>
 Path resolve_path(const char* routine, const Options& opts) {
   switch (opts.path) {
     case Path::Auto:
-      if constexpr (cuda_path_available_v<ExecSpace, Op>) return Path::Cuda;
-      if constexpr (host_path_available_v<ExecSpace, Op>) return Path::Host;
+      if constexpr (cuda_path_available_v<ExecSpace, OP>) return Path::Cuda;
+      if constexpr (host_path_available_v<ExecSpace, OP>) return Path::Host;
       return Path::Generic;
     case Path::Host:
-      if (!path_available<ExecSpace, Op>(Path::Host))
+      if (!provides<ExecSpace, OP>(Path::Host))
         fail(routine, "opts.path",
              "is Path::Host, which this build does not provide for this execution space");
       return Path::Host;
     case Path::Cuda:
-      if (!path_available<ExecSpace, Op>(Path::Cuda))
+      if (!provides<ExecSpace, OP>(Path::Cuda))
         fail(routine, "opts.path",
              "is Path::Cuda, which this build does not provide for this execution space");
       return Path::Cuda;
@@ -47,23 +62,47 @@ Path resolve_path(const char* routine, const Options& opts) {
   }
 }
 
-template <class Op, class ExecSpace, class T>
-void launch(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const Options& opts) {
-  const Path path = resolve_path<ExecSpace, Op>(routine, opts);
-  if (pr.batch == 0) return;
-  switch (path) {
-    case Path::Host:
-      host_launch<Op>(exec, pr, opts);
-      break;
-    case Path::Cuda:
-      cuda_launch<Op>(exec, pr, opts);
-      break;
+// The profiling region of a call of OP on `path` (Generic, Host or Cuda).
+constexpr const char* region_name(Op op, Path path) {
+  const bool host = path == Path::Host, cuda = path == Path::Cuda;
+  switch (op) {
+    case Op::Potrf:
+      return host   ? "batchol::potrf[Host]"
+             : cuda ? "batchol::potrf[Cuda]"
+                    : "batchol::potrf[Generic]";
+    case Op::Posv:
+      return host ? "batchol::posv[Host]" : cuda ? "batchol::posv[Cuda]" : "batchol::posv[Generic]";
+    case Op::Potrs:
+      return host   ? "batchol::potrs[Host]"
+             : cuda ? "batchol::potrs[Cuda]"
+                    : "batchol::potrs[Generic]";
     default:
-      generic_launch<Op>(exec, pr);
+      return host ? "batchol::trsv[Host]" : cuda ? "batchol::trsv[Cuda]" : "batchol::trsv[Generic]";
   }
 }
 
-}  // namespace detail
-}  // namespace batchol
+// Operation OP of a checked call (`routine` names it in errors) on every
+// matrix of pr, on exec.
+template <Op OP, class ExecSpace, class T>
+void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const Options& opts) {
+  Path path = resolve_path<ExecSpace, OP>(routine, opts);
+  if (path == Path::Cuda && !cuda_has_kernel(pr.n)) path = Path::Generic;
+  const ScopedRegion region(region_name(OP, path));
+  if (pr.batch == 0) return;
+  switch (path) {
+    case Path::Host:
+      if constexpr (host_path_available_v<ExecSpace, OP>) host::run<OP>(exec, pr);
+      break;
+    case Path::Cuda:
+#if BATCHOL_HAS_CUDA_PATH
+      if constexpr (cuda_path_available_v<ExecSpace, OP>) cuda::run<OP>(pr, exec.cuda_stream());
+#endif
+      break;
+    default:
+      generic::run<OP>(exec, pr);
+  }
+}
+
+}  // namespace batchol::detail
 
 #endif

@@ -28,7 +28,9 @@
 #define BATCHOL_HOST_PACK_HPP
 
 #include <detail/Batchol_HostSimd.hpp>
+#include <detail/Batchol_HostTuning.hpp>
 #include <detail/Batchol_Problem.hpp>
+#include <detail/Batchol_Strided.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -42,18 +44,6 @@ constexpr std::ptrdiff_t tri(int i, int j) {
 }
 
 enum class Access { Direct, Lines, Dense, Gathered };
-
-// Orders up to inline_max_n get their transfers and kernels inlined into one
-// function per operation, unwound with n known at compile time. Above, the
-// kernels are one out-of-line copy per order (their code grows as n^3) and the
-// transfers one per scalar type, shared by all operations: a compile-time
-// versus run-time trade-off (measured: inlining up to n = 16 saves little at
-// n = 16 and doubles the build time of a translation unit).
-#if defined(BATCHOL_HOST_INLINE_MAX_N)  // tuning knob
-inline constexpr int inline_max_n = BATCHOL_HOST_INLINE_MAX_N;
-#else
-inline constexpr int inline_max_n = 8;
-#endif
 
 template <class T>
 struct Pack {
@@ -230,7 +220,7 @@ struct Pack {
   }
 
   // The transfers as the kernels call them: inlined with the kernel for the
-  // small orders whose kernel is inlined (then the triangles can stay in
+  // small orders whose kernel is inlined, up to inline_max_n (then the triangles can stay in
   // registers, and with n known the index arithmetic folds away); one
   // out-of-line copy per scalar type for every other order.
   template <int N>
@@ -386,45 +376,9 @@ struct Pack {
   }
 
   BATCHOL_HOST_INLINE void store_info(M info) const {
-    for (int ln = 0; ln < count; ++ln) pr.info_at(first + ln) = static_cast<int>(info[ln]);
+    for (int ln = 0; ln < count; ++ln) info_of(pr, first + ln) = static_cast<int>(info[ln]);
   }
 };
-
-// With the batch index fastest (LayoutLeft) every element of a pack is its own
-// stream through memory, batch * sizeof(T) bytes from the next: n (n + 1) / 2
-// streams, far more than the hardware prefetchers follow, so without help each
-// pack's loads wait on memory latency (measured: n = 16 ran at half the copy
-// bandwidth from an 8 MB batch). The pack `pack` is prefetched by hand, one
-// line per element (the W lanes of an element fit one 64-byte line), with
-// write intent since the factor goes back to the same lines.
-#if defined(BATCHOL_HOST_PREFETCH_DISTANCE)  // tuning knob, in packs; 0: off
-inline constexpr int prefetch_distance = BATCHOL_HOST_PREFETCH_DISTANCE;
-#else
-inline constexpr int prefetch_distance = 2;
-#endif
-
-// With the matrix index slowest (LayoutRight and subviews of it) a pack is W
-// separate matrices, each a few contiguous lines per row (or column) of its
-// triangle. The hardware prefetchers see each pack's lines only when the
-// transfer reads them, right before the kernel needs them, so a batch from
-// memory ran at a third of the copy bandwidth whatever n; those lines are
-// prefetched by hand too, one prefetch per line of each line of the triangle.
-// (Only up to this order: from n = 16 on, the matrices-as-lines transfers and
-// kernels are slower than memory, and the prefetches cost more than they save:
-// measured, DRAM-resident double potrf, n = 4 29 -> 22 ns per matrix, n = 8 93
-// -> 85, n = 16 unchanged, n = 32 1330 -> 1590 with them. With 16 lanes, float
-// on AVX-512, up to n = 16: a pack is then 16 matrices, more streams than the
-// hardware prefetchers follow. Zen 4, two threads, >= 256 MB, medians of four
-// alternating runs: float n = 9-16 potrf 0.59-0.97x the time, potrs
-// 0.71-0.94x, posv 0.82-1.00x; double n = 9-16 0.72-1.33x, mostly slower;
-// float n = 24-32 1.07-1.30x.)
-template <class T>
-inline constexpr int prefetch_lines_max_n =
-#if defined(BATCHOL_HOST_PREFETCH_LINES_MAX_N)  // tuning knob
-    BATCHOL_HOST_PREFETCH_LINES_MAX_N;
-#else
-    width_v<T> >= 16 ? 16 : 8;
-#endif
 
 // One cache line: by default for writing, into L1 (the transfers' lines);
 // with ToL2 for reading, into L2 only (prefetcht2: Stage::prefetch fetches
@@ -461,6 +415,9 @@ BATCHOL_HOST_INLINE void prefetch_lines(const T* m, int n, std::ptrdiff_t rs, st
   }
 }
 
+// Pack `pack` of pr, prefetched by hand (why, and the orders and layouts
+// where it pays: prefetch_distance and prefetch_lines_max_n in
+// Batchol_HostTuning.hpp).
 template <class T>
 BATCHOL_HOST_INLINE void prefetch_pack(const Problem<T>& pr, std::int64_t pack, int n) {
   constexpr int W = width_v<T>;

@@ -6,15 +6,21 @@
 // the execution space's threads in chunks. Lemaitre & Lacassagne (2016).
 // LayoutLeft chunks of batches from memory from n = 9 on (n = 5 where a
 // power-of-two batch crowds the L2) are first staged pack-major
-// (Batchol_HostStage.hpp); cache-resident ones are read in place.
+// (Batchol_HostStage.hpp); cache-resident ones are read in place. The
+// thresholds of these choices are in Batchol_HostTuning.hpp.
 //
-// Options::fast_math lets potrf/posv use an approximate inverse square root
-// refined by Goldschmidt steps instead of sqrt and divisions (see
-// rsqrt_sqrt_fast); potrs and trsv are memory-bound and always divide exactly.
+// Options::fast_math (Problem::fast_math) lets potrf/posv use an approximate
+// inverse square root refined by Goldschmidt steps instead of sqrt and
+// divisions (see rsqrt_sqrt_fast); potrs and trsv are memory-bound and always
+// divide exactly.
+//
+// The entry, for the dispatcher: host::run<OP>(exec, pr).
 #ifndef BATCHOL_HOST_PATH_HPP
 #define BATCHOL_HOST_PATH_HPP
 
-#include <Batchol_Options.hpp>
+#include <detail/Batchol_BuildOptions.hpp>
+#include <detail/Batchol_Compat.hpp>
+#include <detail/Batchol_Op.hpp>
 #include <detail/Batchol_Problem.hpp>
 
 #include <type_traits>
@@ -40,8 +46,8 @@ inline constexpr bool is_host_path_space_v =
 #endif
     false;
 
-// Whether the Host path can run on this execution space, for this operation.
-template <class ExecSpace, class Op>
+// Whether the Host path can run operation OP on this execution space.
+template <class ExecSpace, Op OP>
 inline constexpr bool host_path_available_v =
 #if defined(BATCHOL_HOST_PATH_AVAILABLE)
     is_host_path_space_v<ExecSpace>;
@@ -52,7 +58,7 @@ inline constexpr bool host_path_available_v =
 }  // namespace batchol::detail
 
 // The vector code itself is host code only: a device pass never sees it (nor
-// the intrinsics headers it includes), and never runs host_launch.
+// the intrinsics headers it includes), and never runs host::run.
 #if defined(BATCHOL_HOST_PATH_AVAILABLE) && !defined(__CUDA_ARCH__) && \
     !defined(__HIP_DEVICE_COMPILE__) && !defined(__SYCL_DEVICE_ONLY__)
 
@@ -71,9 +77,6 @@ namespace batchol::detail {
 namespace host {
 inline namespace BATCHOL_HOST_ISA {
 
-template <class Op>
-inline constexpr bool factors_v = std::is_same_v<Op, PotrfOp> || std::is_same_v<Op, PosvOp>;
-
 template <class T, std::size_t... Q>
 std::array<Pack<T>, sizeof...(Q)> make_packs(const Problem<T>& pr, std::int64_t p,
                                              std::index_sequence<Q...>) {
@@ -83,7 +86,7 @@ std::array<Pack<T>, sizeof...(Q)> make_packs(const Problem<T>& pr, std::int64_t 
 // K::jam consecutive packs, start to finish, with kernel K (Unwound<T, N, J> or
 // Blocked<T>) on the caller's buffers, J of each: l (n (n + 1) / 2 vectors),
 // rdiag and x (n vectors).
-template <class Op, class K, bool Fast, class T>
+template <Op OP, class K, bool Fast, class T>
 BATCHOL_HOST_INLINE void run_packs(const Problem<T>& pr, std::int64_t p, int n, vec_t<T>* l,
                                    vec_t<T>* rdiag, vec_t<T>* x) {
   using M = mask_t<T>;
@@ -93,7 +96,7 @@ BATCHOL_HOST_INLINE void run_packs(const Problem<T>& pr, std::int64_t p, int n, 
   if constexpr (prefetch_distance > 0)
     for (int q = 0; q < J; ++q) prefetch_pack(pr, p + J * prefetch_distance + q, n);
   for (int q = 0; q < J; ++q) pk[q].template load<K::order>(n, l + q * E);
-  if constexpr (factors_v<Op>) {
+  if constexpr (factors(OP)) {
     M info[J], ok[J];
     for (int q = 0; q < J; ++q) info[q] = splat_mask<T>(0);
     K::template potrf<Fast>(n, l, rdiag, info);
@@ -101,7 +104,7 @@ BATCHOL_HOST_INLINE void run_packs(const Problem<T>& pr, std::int64_t p, int n, 
       ok[q] = info[q] == splat_mask<T>(0);
       pk[q].template store<K::order>(n, l + q * E, ok[q], pr.mirror);
     }
-    if constexpr (std::is_same_v<Op, PosvOp>) {
+    if constexpr (OP == Op::Posv) {
       for (int c = 0; c < pr.nrhs; ++c) {
         for (int q = 0; q < J; ++q) pk[q].load_rhs(n, c, x + q * n);
         K::template forward<true>(n, l, rdiag, x);
@@ -114,47 +117,24 @@ BATCHOL_HOST_INLINE void run_packs(const Problem<T>& pr, std::int64_t p, int n, 
     const M all = splat_mask<T>(-1);
     for (int c = 0; c < pr.nrhs; ++c) {
       for (int q = 0; q < J; ++q) pk[q].load_rhs(n, c, x + q * n);
-      if constexpr (!std::is_same_v<Op, TrsvOp<TransposeTag>>)
-        K::template forward<false>(n, l, rdiag, x);
-      if constexpr (!std::is_same_v<Op, TrsvOp<NoTransposeTag>>)
-        K::template backward<false>(n, l, rdiag, x);
+      if constexpr (OP != Op::TrsvT) K::template forward<false>(n, l, rdiag, x);
+      if constexpr (OP != Op::TrsvN) K::template backward<false>(n, l, rdiag, x);
       for (int q = 0; q < J; ++q) pk[q].store_rhs(n, c, x + q * n, all, false);
     }
   }
 }
 
-// Packs jammed together by the unwound kernels, so that one pack's pivot
-// chain (square root, division) runs while the others' updates issue: four
-// for n = 8-11, two for n <= 7 and n = 12-15, one at n = 16, where two
-// measured no faster. Zen 5, kernel alone in L1, TSC cycles per matrix,
-// double, one / two / four packs: n = 6 13.9 / 14.6 / 9.3, n = 9 40.3 /
-// 24.1 / 15.7, n = 11 50.3 / 29.2 / 25.1, n = 13 60.3 / 41.0 / 39.5, n = 15
-// 67.5 / 53.5 / 59.7 (perf_tests/results/host-epyc-zen5-2core-2026-11-24/jam4/).
-// At n = 5-7 four packs only for cache-resident batches (unwound_jam_resident):
-// in cache 0.79-0.85x the time of two on LayoutLeft, but LayoutLeft from
-// memory 1.1-2.0x. The jam costs code: each order's kernels are J copies.
-template <int N>
-inline constexpr int unwound_jam = N >= 8 && N <= 11 ? 4
-                                   : N <= 15         ? 2
-                                                     : 1;
-template <int N>
-inline constexpr int unwound_jam_resident = N >= 5 && N <= 11 ? 4 : unwound_jam<N>;
-
-// Chunks hold whole groups of the largest jam, so that a jammed call never
-// reaches into the next chunk's packs.
-inline constexpr int max_jam = 4;
-
 // A chunk of consecutive packs per parallel_for index: the threads' unit of
 // work. N > 0: unwound kernels with the packs on the stack (registers); N == 0:
 // blocked kernels with the pack in a buffer allocated once per chunk.
 // Jam: packs per unwound call (N > 0).
-template <class Op, class T, int N, bool Fast, int Jam, int W = width_v<T>>
+template <Op OP, class T, int N, bool Fast, int Jam, int W = width_v<T>>
 struct HostFunctor {
   static_assert(W == width_v<T>, "W only names the vector width in the symbol");
   static_assert(max_jam % Jam == 0, "a chunk holds whole jammed calls");
   using V = vec_t<T>;
   using M = mask_t<T>;
-  static constexpr bool has_rhs = !std::is_same_v<Op, PotrfOp>;
+  static constexpr bool has_rhs = detail::has_rhs(OP);
 
   Problem<T> pr;
   std::int64_t npacks;
@@ -196,7 +176,7 @@ struct HostFunctor {
   // packs one after the other, as the jammed kernels take them: Jam
   // packs per call, and the last few, if fewer, one by one.
   void run_staged(std::int64_t p0, std::int64_t p1, std::int64_t next) const {
-    constexpr int J = N > 0 && factors_v<Op> ? Jam : 1;
+    constexpr int J = N > 0 && factors(OP) ? Jam : 1;
     using K = std::conditional_t<(N > 0), Unwound<T, N, J>, Blocked<T>>;
     using K1 = std::conditional_t<(N > 0), Unwound<T, N, 1>, Blocked<T>>;
     const std::int64_t count = p1 - p0;
@@ -207,7 +187,7 @@ struct HostFunctor {
     std::int64_t q = 0;
     for (; q + J <= count; q += J) staged_packs<K>(stage, p0, q, p1, next, buffer.get());
     for (; q < count; ++q) staged_packs<K1>(stage, p0, q, p1, next, buffer.get());
-    stage.out(pr, p0, count, factors_v<Op>, has_rhs, streamed);
+    stage.out(pr, p0, count, factors(OP), has_rhs, streamed);
   }
 
   // Staged packs q .. q + K::jam - 1 of the chunk starting at pack p0 (the
@@ -223,7 +203,7 @@ struct HostFunctor {
     if (next > 0)
       for (int j = 0; j < J; ++j) stage.prefetch(pr, p1, next, has_rhs, q + j, count);
     V* l = stage.a(q);  // the J triangles, one after the other
-    if constexpr (factors_v<Op>) {
+    if constexpr (factors(OP)) {
       M info[J], ok[J];
       for (int j = 0; j < J; ++j) info[j] = splat_mask<T>(0);
       K::template potrf<Fast>(n, l, rdiag, info);
@@ -232,7 +212,7 @@ struct HostFunctor {
         stage.ok(q + j) = ok[j];
         Pack<T>(pr, p0 + q + j).store_info(info[j]);
       }
-      if constexpr (std::is_same_v<Op, PosvOp>) {
+      if constexpr (OP == Op::Posv) {
         V* x = buffer + std::ptrdiff_t(J) * n;
         for (int c = 0; c < pr.nrhs; ++c) {
           for (int j = 0; j < J; ++j) {
@@ -252,10 +232,8 @@ struct HostFunctor {
       static_assert(J == 1, "potrs and trsv take one staged pack per call");
       for (int c = 0; c < pr.nrhs; ++c) {
         V* b = stage.x(q, c, n);
-        if constexpr (!std::is_same_v<Op, TrsvOp<TransposeTag>>)
-          K::template forward<false>(n, l, rdiag, b);
-        if constexpr (!std::is_same_v<Op, TrsvOp<NoTransposeTag>>)
-          K::template backward<false>(n, l, rdiag, b);
+        if constexpr (OP != Op::TrsvT) K::template forward<false>(n, l, rdiag, b);
+        if constexpr (OP != Op::TrsvN) K::template backward<false>(n, l, rdiag, b);
       }
     }
   }
@@ -265,7 +243,7 @@ struct HostFunctor {
       using K = Unwound<T, N, Jam>;
       V l[K::jam * K::E], rdiag[K::jam * N], x[K::jam * N];
       for (std::int64_t q = begin; q < end; q += K::jam)
-        run_packs<Op, K, Fast>(p, q, N, l, rdiag, x);
+        run_packs<OP, K, Fast>(p, q, N, l, rdiag, x);
     } else {
       const int n = p.n;
       const std::ptrdiff_t count = tri(n, 0) + 2 * std::ptrdiff_t(n) + 1;
@@ -274,28 +252,27 @@ struct HostFunctor {
       V* rdiag = l + tri(n, 0);
       V* x = rdiag + n;
       for (std::int64_t q = begin; q < end; ++q)
-        run_packs<Op, Blocked<T>, Fast>(p, q, n, l, rdiag, x);
+        run_packs<OP, Blocked<T>, Fast>(p, q, n, l, rdiag, x);
     }
   }
 };
 
-// Packs per chunk: about 256 KiB of matrices (L2-sized, so a chunk's setup is
-// amortized and its data stays cache-resident while it is worked on; a staged
-// chunk, stage_bytes), but enough chunks that every thread gets several.
+// Packs per chunk: chunk_bytes of matrices (a staged chunk, stage_bytes), but
+// enough chunks that every thread gets several (chunks_per_thread), and a
+// staged chunk at least staged_chunk_min_packs packs.
 template <class T>
 std::int64_t packs_per_chunk(const Problem<T>& pr, std::int64_t npacks, int threads) {
   const std::int64_t pack_bytes =
       std::int64_t(width_v<T>) * sizeof(T) * (tri(pr.n, 0) + std::int64_t(pr.n) * pr.nrhs + 1);
-  const std::int64_t bytes = stages(pr) ? stage_bytes : std::int64_t(256) << 10;
+  const std::int64_t bytes = stages(pr) ? stage_bytes : chunk_bytes;
   std::int64_t ppc = std::max<std::int64_t>(1, bytes / pack_bytes);
-  const std::int64_t balanced = npacks / (4 * std::int64_t(std::max(threads, 1)));
-  // (A staged chunk's copies want some length: at least 8 packs.)
-  const std::int64_t least = stages(pr) ? std::min<std::int64_t>(ppc, 8) : 1;
+  const std::int64_t balanced = npacks / (chunks_per_thread * std::int64_t(std::max(threads, 1)));
+  const std::int64_t least = stages(pr) ? std::min<std::int64_t>(ppc, staged_chunk_min_packs) : 1;
   ppc = std::max(least, std::min(ppc, balanced));
   return (ppc + max_jam - 1) / max_jam * max_jam;
 }
 
-template <class Op, class T, int N, bool Fast, int Jam, class ExecSpace>
+template <Op OP, class T, int N, bool Fast, int Jam, class ExecSpace>
 void launch(const ExecSpace& exec, const Problem<T>& pr) {
   const std::int64_t npacks = (pr.batch + width_v<T> - 1) / width_v<T>;
   const std::int64_t ppc = packs_per_chunk(pr, npacks, exec.concurrency());
@@ -305,7 +282,7 @@ void launch(const ExecSpace& exec, const Problem<T>& pr) {
   // No prefetch where the lines crowd a few L2 sets: the next chunk's would
   // evict this one's before its copy-out (measured, Zen 4, n = 32, batch
   // 32768, two threads: 520-610 -> 590-760 ns per matrix with it).
-  const HostFunctor<Op, T, N, Fast, Jam> functor{
+  const HostFunctor<OP, T, N, Fast, Jam> functor{
       pr,      npacks, ppc, staged, staged && streamed_out(pr), staged && !crowds_l2(pr),
       nchunks, workers};
   Kokkos::parallel_for(
@@ -314,108 +291,78 @@ void launch(const ExecSpace& exec, const Problem<T>& pr) {
 }
 
 // The unwound kernels' jam for this batch (unwound_jam_resident).
-template <class Op, class T, int N, bool Fast, class ExecSpace>
+template <Op OP, class T, int N, bool Fast, class ExecSpace>
 void launch_unwound(const ExecSpace& exec, const Problem<T>& pr) {
   if constexpr (unwound_jam_resident<N> != unwound_jam<N>)
-    if (cache_resident(pr)) return launch<Op, T, N, Fast, unwound_jam_resident<N>>(exec, pr);
-  launch<Op, T, N, Fast, unwound_jam<N>>(exec, pr);
+    if (cache_resident(pr)) return launch<OP, T, N, Fast, unwound_jam_resident<N>>(exec, pr);
+  launch<OP, T, N, Fast, unwound_jam<N>>(exec, pr);
 }
 
-// Compile-time order for n <= 16 (one unwound kernel per order), blocked
-// kernels above.
-template <class Op, class T, bool Fast, class ExecSpace>
+// Compile-time order for n <= unwound_max_n (one unwound kernel per order),
+// blocked kernels above.
+template <Op OP, class T, bool Fast, class ExecSpace>
 void launch_n(const ExecSpace& exec, const Problem<T>& pr) {
-  const bool unwound = with_constant<16>(
-      pr.n, [&](auto N) { launch_unwound<Op, T, decltype(N)::value, Fast>(exec, pr); });
-  if (!unwound) launch<Op, T, 0, Fast, 1>(exec, pr);
+  const bool unwound = with_constant<unwound_max_n>(
+      pr.n, [&](auto N) { launch_unwound<OP, T, decltype(N)::value, Fast>(exec, pr); });
+  if (!unwound) launch<OP, T, 0, Fast, 1>(exec, pr);
 }
 
 }  // namespace BATCHOL_HOST_ISA
+
+// The Host path's entry, for one operation, execution space and scalar type:
+// OP on every matrix of pr (fast_math reaches the factorizations only).
+// Batchol's CMake build defines BATCHOL_PRECOMPILED: the entries are then
+// compiled once, with the build's -march, into the batchol_kernels library
+// (src/kernels/host_*.cpp) and every other translation unit only declares
+// them. Without it each translation unit that calls one compiles it itself.
+// (Outside the ISA namespace: translation units compiled for other
+// instruction sets call the library's entries by the same name.)
+template <Op OP, class ExecSpace, class T>
+void run(const ExecSpace& exec, const Problem<T>& pr) {
+  if constexpr (factors(OP)) {
+    if (pr.fast_math) return launch_n<OP, T, true>(exec, pr);
+  }
+  launch_n<OP, T, false>(exec, pr);
+}
+
 }  // namespace host
+}  // namespace batchol::detail
 
-// The Host path's entry points for one execution space and scalar type.
-// Batchol::batchol (CMake) defines BATCHOL_PRECOMPILED: they are then compiled
-// once, with the build's -march, into the batchol_kernels library
-// (src/kernels/) and every other translation unit only declares them. Without
-// it each translation unit that calls them compiles them itself.
-template <class ExecSpace, class T>
-struct HostKernels {
-  static void potrf(const ExecSpace& exec, const Problem<T>& pr, bool fast);
-  static void posv(const ExecSpace& exec, const Problem<T>& pr, bool fast);
-  static void potrs(const ExecSpace& exec, const Problem<T>& pr);
-  static void trsv_n(const ExecSpace& exec, const Problem<T>& pr);
-  static void trsv_t(const ExecSpace& exec, const Problem<T>& pr);
-};
-
-template <class ExecSpace, class T>
-void HostKernels<ExecSpace, T>::potrf(const ExecSpace& exec, const Problem<T>& pr, bool fast) {
-  if (fast)
-    host::launch_n<PotrfOp, T, true>(exec, pr);
-  else
-    host::launch_n<PotrfOp, T, false>(exec, pr);
-}
-
-template <class ExecSpace, class T>
-void HostKernels<ExecSpace, T>::posv(const ExecSpace& exec, const Problem<T>& pr, bool fast) {
-  if (fast)
-    host::launch_n<PosvOp, T, true>(exec, pr);
-  else
-    host::launch_n<PosvOp, T, false>(exec, pr);
-}
-
-template <class ExecSpace, class T>
-void HostKernels<ExecSpace, T>::potrs(const ExecSpace& exec, const Problem<T>& pr) {
-  host::launch_n<PotrsOp, T, false>(exec, pr);
-}
-
-template <class ExecSpace, class T>
-void HostKernels<ExecSpace, T>::trsv_n(const ExecSpace& exec, const Problem<T>& pr) {
-  host::launch_n<TrsvOp<NoTransposeTag>, T, false>(exec, pr);
-}
-
-template <class ExecSpace, class T>
-void HostKernels<ExecSpace, T>::trsv_t(const ExecSpace& exec, const Problem<T>& pr) {
-  host::launch_n<TrsvOp<TransposeTag>, T, false>(exec, pr);
-}
+// The entries of one execution space and scalar type, for every operation:
+// PREFIX `extern` declares them, nothing defines them (src/kernels/host_*.cpp).
+#define BATCHOL_HOST_ENTRIES(PREFIX, SPACE, T)                                           \
+  PREFIX template void batchol::detail::host::run<batchol::detail::Op::Potrf, SPACE, T>( \
+      const SPACE&, const batchol::detail::Problem<T>&);                                 \
+  PREFIX template void batchol::detail::host::run<batchol::detail::Op::Posv, SPACE, T>(  \
+      const SPACE&, const batchol::detail::Problem<T>&);                                 \
+  PREFIX template void batchol::detail::host::run<batchol::detail::Op::Potrs, SPACE, T>( \
+      const SPACE&, const batchol::detail::Problem<T>&);                                 \
+  PREFIX template void batchol::detail::host::run<batchol::detail::Op::TrsvN, SPACE, T>( \
+      const SPACE&, const batchol::detail::Problem<T>&);                                 \
+  PREFIX template void batchol::detail::host::run<batchol::detail::Op::TrsvT, SPACE, T>( \
+      const SPACE&, const batchol::detail::Problem<T>&);
 
 #if defined(BATCHOL_PRECOMPILED)
 #if defined(KOKKOS_ENABLE_SERIAL)
-extern template struct HostKernels<Kokkos::Serial, float>;
-extern template struct HostKernels<Kokkos::Serial, double>;
+BATCHOL_HOST_ENTRIES(extern, Kokkos::Serial, float)
+BATCHOL_HOST_ENTRIES(extern, Kokkos::Serial, double)
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
-extern template struct HostKernels<Kokkos::OpenMP, float>;
-extern template struct HostKernels<Kokkos::OpenMP, double>;
+BATCHOL_HOST_ENTRIES(extern, Kokkos::OpenMP, float)
+BATCHOL_HOST_ENTRIES(extern, Kokkos::OpenMP, double)
 #endif
 #endif
-
-template <class Op, class ExecSpace, class T>
-void host_launch(const ExecSpace& exec, const Problem<T>& pr, const Options& opts) {
-  if constexpr (is_host_path_space_v<ExecSpace>) {
-    using K = HostKernels<ExecSpace, T>;
-    if constexpr (std::is_same_v<Op, PotrfOp>)
-      K::potrf(exec, pr, opts.fast_math);
-    else if constexpr (std::is_same_v<Op, PosvOp>)
-      K::posv(exec, pr, opts.fast_math);
-    else if constexpr (std::is_same_v<Op, PotrsOp>)
-      K::potrs(exec, pr);
-    else if constexpr (std::is_same_v<Op, TrsvOp<NoTransposeTag>>)
-      K::trsv_n(exec, pr);
-    else
-      K::trsv_t(exec, pr);
-  }
-}
-
-}  // namespace batchol::detail
 
 #else  // a device pass, or no Host path in this build
 
-namespace batchol::detail {
+namespace batchol::detail::host {
 
-template <class Op, class ExecSpace, class T>
-void host_launch(const ExecSpace&, const Problem<T>&, const Options&) {}
+// Never called (the dispatcher takes the Host path only where it exists):
+// declared so that the dispatcher compiles in every pass.
+template <Op OP, class ExecSpace, class T>
+void run(const ExecSpace&, const Problem<T>&) {}
 
-}  // namespace batchol::detail
+}  // namespace batchol::detail::host
 
 #endif
 

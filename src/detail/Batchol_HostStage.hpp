@@ -49,39 +49,6 @@ inline Residency& residency_override() {
 
 inline namespace BATCHOL_HOST_ISA {
 
-// Stage batches from memory from this order on; below it, the software
-// prefetch of Batchol_HostPack.hpp already streams LayoutLeft at the copy
-// bandwidth.
-#if defined(BATCHOL_HOST_STAGE_MIN_N)  // tuning knob
-inline constexpr int stage_min_n = BATCHOL_HOST_STAGE_MIN_N;
-#else
-inline constexpr int stage_min_n = 9;
-#endif
-
-// Below stage_min_n, stage from this order on only where a pack's lines crowd
-// the L2 (crowds_l2: power-of-two batches), where the unstaged kernels'
-// prefetched lines evict each other (measured, Zen 4, n = 8, batch 2^19:
-// potrs 50-55 ns per matrix against 20-30 at n = 9).
-inline constexpr int stage_crowded_min_n = 5;
-
-// Bytes of matrices per staged chunk: inside a core's L2 (1 MB on Zen 4, 2 MB
-// on Sapphire Rapids) with room for the source lines, yet each element stream
-// a few KB long. (A quarter of the L2, 256 KB on Zen 4, measured no better
-// with the next chunk's prefetch and 1.14x slower at n = 32.)
-#if defined(BATCHOL_HOST_STAGE_KB)  // tuning knob
-inline constexpr std::int64_t stage_bytes = std::int64_t(BATCHOL_HOST_STAGE_KB) << 10;
-#else
-inline constexpr std::int64_t stage_bytes = std::int64_t(512) << 10;
-#endif
-
-// Element streams copied side by side: few enough for the prefetchers to
-// follow, enough that each pack's run of stores in the buffer is long.
-#if defined(BATCHOL_HOST_STAGE_STREAMS)  // tuning knob
-inline constexpr int stage_streams = BATCHOL_HOST_STAGE_STREAMS;
-#else
-inline constexpr int stage_streams = 8;
-#endif
-
 // A cache level's size in bytes and associativity: Linux's sysfs for cpu0,
 // else glibc's sysconf, else typical values. sysfs first because glibc can be
 // wrong in a guest (a Zen 4 KVM guest: sysfs 32 MB 16-way L3, sysconf 320 MB,
@@ -114,7 +81,7 @@ inline CacheShape cache_shape(int level) {
   return {b, int(w)};
 }
 
-// Whether a pack's lines crowd some L2 set beyond half its ways: the element
+// Whether a pack's lines crowd some L2 set beyond half its ways (crowd_share): the element
 // streams are batch * sizeof(T) bytes apart, so with a power-of-two batch a
 // pack's n (n + 1) / 2 lines share one or a few sets, and the copy-in of a
 // chunk evicts them before its copy-out.
@@ -126,7 +93,7 @@ bool crowds_l2(const Problem<T>& pr) {
   for (int i = 0; i < pr.n; ++i)
     for (int j = 0; j <= i; ++j) {
       const std::int64_t line = (i * pr.a_rs + j * pr.a_cs) * std::int64_t(sizeof(T)) / 64;
-      if (++load[((line % sets) + sets) % sets] > l2.ways / 2) return true;
+      if (++load[((line % sets) + sets) % sets] > l2.ways / crowd_share) return true;
     }
   return false;
 }
@@ -142,7 +109,7 @@ bool crowds_l2(const Problem<T>& pr) {
 // streamed), on Zen 4 (8-way) it was not (632-677 ordinary, 844-1353
 // streamed). So: stream when the batch is larger than the last-level cache
 // (its lines go to memory anyway), the lines crowd the L2, and the L2 has at
-// least 16 ways. Needs every line start vector-aligned, as it is for Kokkos
+// least 16 ways (stream_min_l2_ways). Needs every line start vector-aligned, as it is for Kokkos
 // allocations with W | batch.
 template <class T>
 bool streamed_out(const Problem<T>& pr) {
@@ -153,25 +120,22 @@ bool streamed_out(const Problem<T>& pr) {
   };
   const std::int64_t bytes =
       pr.batch * std::int64_t(pr.n) * (pr.n + pr.nrhs) * std::int64_t(sizeof(T));
-  if (l2.ways < 16 || bytes <= l3.bytes || !aligned(pr.a, pr.a_rs, pr.a_cs) ||
+  if (l2.ways < stream_min_l2_ways || bytes <= l3.bytes || !aligned(pr.a, pr.a_rs, pr.a_cs) ||
       (pr.nrhs > 0 && !aligned(pr.b, pr.b_rs, pr.b_cs)))
     return false;
   return crowds_l2(pr);
 }
 
 // Whether a batch is taken to be cache-resident: the lines it touches (the
-// triangle, and B) fill at most half of the last-level cache. Then the
-// kernels read LayoutLeft packs in place: the stage's copy costs more than
-// the scattered lines it saves (Zen 5, one core, 8 MB batches, in place ÷
-// staged: double and float n = 9-15 0.59-0.83x; from memory, two threads,
-// 256 MB: 1.11-1.45x; perf_tests/results/host-epyc-zen5-2core-2026-11-24/jam4/).
+// triangle, and B) fill at most half of the last-level cache
+// (resident_share). Then the kernels read LayoutLeft packs in place.
 template <class T>
 bool cache_resident(const Problem<T>& pr) {
   if (residency_override() != Residency::Auto) return residency_override() == Residency::Cache;
   static const CacheShape l3 = cache_shape(3);
   const std::int64_t bytes =
       pr.batch * (tri(pr.n, 0) + std::int64_t(pr.n) * pr.nrhs) * std::int64_t(sizeof(T));
-  return 2 * bytes <= l3.bytes;
+  return resident_share * bytes <= l3.bytes;
 }
 
 template <class T>

@@ -4,6 +4,7 @@
 #ifndef BATCHOL_KERNEL_SERIAL_HPP
 #define BATCHOL_KERNEL_SERIAL_HPP
 
+#include <detail/Batchol_Op.hpp>
 #include <detail/Batchol_Strided.hpp>
 
 namespace batchol::detail {
@@ -27,9 +28,9 @@ KOKKOS_INLINE_FUNCTION int serial_potrf(Strided<T> a, int n) {
   return 0;
 }
 
-// Solve L x = b (NoTranspose) or L^T x = b (Transpose) for nrhs columns of b.
+// Solve L x = b (Op::TrsvN) or L^T x = b (Op::TrsvT) for nrhs columns of b.
 template <class T>
-KOKKOS_INLINE_FUNCTION void serial_trsv(NoTransposeTag, Strided<const T> l, int n, Strided<T> b,
+KOKKOS_INLINE_FUNCTION void serial_trsv(op_t<Op::TrsvN>, Strided<const T> l, int n, Strided<T> b,
                                         int nrhs) {
   for (int q = 0; q < nrhs; ++q) {
     for (int i = 0; i < n; ++i) {
@@ -41,7 +42,7 @@ KOKKOS_INLINE_FUNCTION void serial_trsv(NoTransposeTag, Strided<const T> l, int 
 }
 
 template <class T>
-KOKKOS_INLINE_FUNCTION void serial_trsv(TransposeTag, Strided<const T> l, int n, Strided<T> b,
+KOKKOS_INLINE_FUNCTION void serial_trsv(op_t<Op::TrsvT>, Strided<const T> l, int n, Strided<T> b,
                                         int nrhs) {
   for (int q = 0; q < nrhs; ++q) {
     for (int i = n - 1; i >= 0; --i) {
@@ -54,8 +55,8 @@ KOKKOS_INLINE_FUNCTION void serial_trsv(TransposeTag, Strided<const T> l, int n,
 
 template <class T>
 KOKKOS_INLINE_FUNCTION void serial_potrs(Strided<const T> l, int n, Strided<T> b, int nrhs) {
-  serial_trsv(NoTransposeTag{}, l, n, b, nrhs);
-  serial_trsv(TransposeTag{}, l, n, b, nrhs);
+  serial_trsv(op_t<Op::TrsvN>{}, l, n, b, nrhs);
+  serial_trsv(op_t<Op::TrsvT>{}, l, n, b, nrhs);
 }
 
 // Copy the strict lower triangle into the strict upper one.

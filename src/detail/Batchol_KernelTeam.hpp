@@ -85,7 +85,7 @@ KOKKOS_INLINE_FUNCTION int team_potrf(const Member& member, Strided<T> a, int n,
 // of step j is divided in place one step later, when nobody reads it any more,
 // which leaves a single barrier per column.
 template <class Member, class T>
-KOKKOS_INLINE_FUNCTION void team_trsv(const Member& member, NoTransposeTag, Strided<const T> l,
+KOKKOS_INLINE_FUNCTION void team_trsv(const Member& member, op_t<Op::TrsvN>, Strided<const T> l,
                                       int n, Strided<T> b, int nrhs) {
   for (int j = 0; j < n; ++j) {
     const T ljj = l(j, j);
@@ -109,8 +109,8 @@ KOKKOS_INLINE_FUNCTION void team_trsv(const Member& member, NoTransposeTag, Stri
 }
 
 template <class Member, class T>
-KOKKOS_INLINE_FUNCTION void team_trsv(const Member& member, TransposeTag, Strided<const T> l, int n,
-                                      Strided<T> b, int nrhs) {
+KOKKOS_INLINE_FUNCTION void team_trsv(const Member& member, op_t<Op::TrsvT>, Strided<const T> l,
+                                      int n, Strided<T> b, int nrhs) {
   for (int j = n - 1; j >= 0; --j) {
     const T ljj = l(j, j);
     const int end = j < n - 1 ? j + 2 : j;  // row j+1 gets its final division here
@@ -135,8 +135,8 @@ KOKKOS_INLINE_FUNCTION void team_trsv(const Member& member, TransposeTag, Stride
 template <class Member, class T>
 KOKKOS_INLINE_FUNCTION void team_potrs(const Member& member, Strided<const T> l, int n,
                                        Strided<T> b, int nrhs) {
-  team_trsv(member, NoTransposeTag{}, l, n, b, nrhs);
-  team_trsv(member, TransposeTag{}, l, n, b, nrhs);
+  team_trsv(member, op_t<Op::TrsvN>{}, l, n, b, nrhs);
+  team_trsv(member, op_t<Op::TrsvT>{}, l, n, b, nrhs);
 }
 
 template <class Member, class T>

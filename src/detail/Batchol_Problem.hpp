@@ -1,10 +1,21 @@
-// A host-level call reduced to pointers and 64-bit strides, after the public
-// layer has checked it. Matrix b of the batch starts at a + b * a_bs.
+// One host-level call reduced to pointers and 64-bit strides: what every path
+// (Generic, Host, Cuda) and every kernel of the batched calls reads. The
+// public layer fills it after checking the arguments (Batchol_Describe.hpp):
+// any View layout becomes strides, and an Upper call becomes a Lower one by
+// swapping the row and column strides (the upper triangle of A is the lower
+// triangle of its transpose), so each algorithm exists once.
+//
+// Plain data and Kokkos-free: the CUDA kernels take it by value as their
+// argument, and the tuning tool fills it without Kokkos. The Kokkos paths see
+// its matrices through Batchol_Strided.hpp (matrix_of, rhs_of, info_of).
+//
+// Room to grow: variable-size batches would add a pointer to per-matrix
+// orders, n staying the largest order (which sizes buffers and picks the
+// kernels); complex scalars are another T.
 #ifndef BATCHOL_PROBLEM_HPP
 #define BATCHOL_PROBLEM_HPP
 
-#include <detail/Batchol_Strided.hpp>
-
+#include <cstddef>
 #include <cstdint>
 
 namespace batchol::detail {
@@ -12,23 +23,28 @@ namespace batchol::detail {
 template <class T>
 struct Problem {
   std::int64_t batch = 0;
-  int n = 0;
-  T* a = nullptr;  // viewed as lower: an Upper call arrives with its strides swapped
+  int n = 0;  // the order of every matrix
+  // The lower triangle: matrix i at a + i a_bs, element (r, c) at r a_rs + c a_cs.
+  // potrs and trsv never write through it.
+  T* a = nullptr;
   std::ptrdiff_t a_bs = 0, a_rs = 0, a_cs = 0;
-  T* b = nullptr;  // right-hand sides, (n x nrhs) per matrix; unused by potrf
+  // The n x nrhs right-hand sides of matrix i at b + i b_bs (unused by potrf).
+  T* b = nullptr;
   std::ptrdiff_t b_bs = 0, b_rs = 0, b_cs = 0;
   int nrhs = 0;
-  int* info = nullptr;  // unused by potrs and trsv
+  // info of matrix i at info[i info_s] (written by potrf and posv only).
+  int* info = nullptr;
   std::ptrdiff_t info_s = 0;
-  bool mirror = false;  // Options::write_transposed
-
-  KOKKOS_FORCEINLINE_FUNCTION Strided<T> matrix(std::int64_t i) const {
-    return {a + i * a_bs, a_rs, a_cs};
-  }
-  KOKKOS_FORCEINLINE_FUNCTION Strided<T> rhs(std::int64_t i) const {
-    return {b + i * b_bs, b_rs, b_cs};
-  }
-  KOKKOS_FORCEINLINE_FUNCTION int& info_at(std::int64_t i) const { return info[i * info_s]; }
+  // Options::write_transposed: potrf and posv also write the factor into the
+  // strict upper triangle of the matrices whose factorization succeeded.
+  bool mirror = false;
+  // Options::fast_math: the factorizations may take their pivots' square
+  // roots and reciprocals from approximations (Host and Cuda paths).
+  bool fast_math = false;
+  // Solves only: a system whose info is nonzero keeps its right-hand sides
+  // (the Cuda path's posv split into potrf and a solve). Otherwise the solves
+  // never read info.
+  bool skip_failed = false;
 };
 
 }  // namespace batchol::detail

@@ -5,8 +5,9 @@
 #ifndef BATCHOL_STRIDED_HPP
 #define BATCHOL_STRIDED_HPP
 
-#include <detail/Batchol_Compat.hpp>
 #include <Batchol_Options.hpp>
+#include <detail/Batchol_Compat.hpp>
+#include <detail/Batchol_Problem.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -35,6 +36,20 @@ KOKKOS_FORCEINLINE_FUNCTION Strided<T> as_lower(Strided<T> a, Uplo uplo) {
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION Strided<const T> as_const(Strided<T> a) {
   return {a.p, a.rs, a.cs};
+}
+
+// Matrix i of a problem, its right-hand sides and its info.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION Strided<T> matrix_of(const Problem<T>& pr, std::int64_t i) {
+  return {pr.a + i * pr.a_bs, pr.a_rs, pr.a_cs};
+}
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION Strided<T> rhs_of(const Problem<T>& pr, std::int64_t i) {
+  return {pr.b + i * pr.b_bs, pr.b_rs, pr.b_cs};
+}
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION int& info_of(const Problem<T>& pr, std::int64_t i) {
+  return pr.info[i * pr.info_s];
 }
 
 // Pivot test for every path: rejects <= 0, NaN and +Inf in one expression.

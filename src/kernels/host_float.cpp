@@ -1,4 +1,4 @@
-// The Host path's entry points (HostKernels in Batchol_HostPath.hpp) for float,
+// The Host path's entries (host::run in detail/Batchol_HostPath.hpp) for float,
 // compiled once for every host execution space this Kokkos has. One file per
 // precision so that the two compile in parallel: with sanitizers each takes
 // several minutes and everything else waits for the library.
@@ -6,9 +6,9 @@
 
 #if defined(BATCHOL_HOST_PATH_AVAILABLE) && !defined(__CUDA_ARCH__)
 #if defined(KOKKOS_ENABLE_SERIAL)
-template struct batchol::detail::HostKernels<Kokkos::Serial, float>;
+BATCHOL_HOST_ENTRIES(, Kokkos::Serial, float)
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
-template struct batchol::detail::HostKernels<Kokkos::OpenMP, float>;
+BATCHOL_HOST_ENTRIES(, Kokkos::OpenMP, float)
 #endif
 #endif

@@ -52,19 +52,8 @@ template std::vector<Cand<float>>& registry<float>();
     }                                                                                     \
   } while (0)
 
-const char* mode_name(Mode m) {
-  switch (m) {
-    case Mode::Potrf:
-      return "potrf";
-    case Mode::Posv:
-      return "posv";
-    case Mode::Potrs:
-      return "potrs";
-    case Mode::TrsvN:
-      return "trsv_n";
-    default:
-      return "trsv_t";
-  }
+const char* mode_name(Op m) {
+  return batchol::detail::op_name(m);
 }
 
 enum class Layout { Left, Right };
@@ -134,8 +123,8 @@ struct Data {
   std::size_t a_bytes() const { return std::size_t(batch) * n * n * sizeof(T); }
   std::size_t b_bytes() const { return std::size_t(batch) * n * nrhs * sizeof(T); }
 
-  Batch<T> desc(bool mirror = false) const {
-    Batch<T> p;
+  Problem<T> desc(bool mirror = false) const {
+    Problem<T> p;
     p.batch = batch;
     p.n = n;
     p.a = a;
@@ -154,7 +143,7 @@ struct Data {
     return p;
   }
   std::int64_t idx(std::int64_t i, int r, int c) const {
-    const Batch<T> p = desc();
+    const Problem<T> p = desc();
     return i * p.a_bs + r * p.a_rs + c * p.a_cs;
   }
   // The pristine A or B back into the worked-on copy, on stream s.
@@ -165,7 +154,7 @@ struct Data {
     CK(cudaMemcpyAsync(b, b0, b_bytes(), cudaMemcpyDeviceToDevice, s));
   }
   std::int64_t bidx(std::int64_t i, int r, int q = 0) const {
-    const Batch<T> p = desc();
+    const Problem<T> p = desc();
     return i * p.b_bs + r * p.b_rs + q * p.b_cs;
   }
 
@@ -176,7 +165,7 @@ struct Data {
     CK(cudaMalloc(&b0, b_bytes()));
     CK(cudaMalloc(&b, b_bytes()));
     CK(cudaMalloc(&info, std::size_t(batch) * sizeof(int)));
-    const Batch<T> p = desc();
+    const Problem<T> p = desc();
     gen_spd<T><<<4096, 256>>>(a0, n, batch, p.a_bs, p.a_rs, p.a_cs, seed);
     CK(cudaGetLastError());
     gen_vec<T><<<1024, 256>>>(b0, std::int64_t(batch) * n * nrhs, seed + 17);
@@ -310,26 +299,26 @@ const char* prec_name() {
 
 // Fewest bytes per matrix (DESIGN.md): potrf reads + writes the triangle;
 // solves read it once and b in and out; posv does both.
-double op_bytes(Mode m, int n, std::size_t s, int nrhs = 1) {
+double op_bytes(Op m, int n, std::size_t s, int nrhs = 1) {
   const double tri = 0.5 * n * (n + 1) * s, vec = double(n) * nrhs * s;
   switch (m) {
-    case Mode::Potrf:
+    case Op::Potrf:
       return 2 * tri;
-    case Mode::Posv:
+    case Op::Posv:
       return 2 * tri + 2 * vec;
     default:
       return tri + 2 * vec;
   }
 }
-double op_flops(Mode m, int n, int nrhs = 1) {
+double op_flops(Op m, int n, int nrhs = 1) {
   const double f = double(n) * n * n / 3 + double(n) * n / 2 + n / 6.0;
   const double sv = 2.0 * n * n * nrhs;  // two triangular solves
   switch (m) {
-    case Mode::Potrf:
+    case Op::Potrf:
       return f;
-    case Mode::Posv:
+    case Op::Posv:
       return f + sv;
-    case Mode::Potrs:
+    case Op::Potrs:
       return sv;
     default:
       return sv / 2;
@@ -339,7 +328,7 @@ double op_flops(Mode m, int n, int nrhs = 1) {
 // nrhs > 0: the record names its number of right-hand sides (solve sweep).
 template <class T>
 void record(Ctx& c, const char* op, int n, Layout lay, std::int64_t batch,
-            const std::string& kernel, double seconds, Mode m, int nrhs = 0) {
+            const std::string& kernel, double seconds, Op m, int nrhs = 0) {
   const double per = seconds / batch;
   const double roof = op_bytes(m, n, sizeof(T), std::max(nrhs, 1)) / c.bw;
   std::ostringstream o;
@@ -422,9 +411,9 @@ double check_cand(Ctx& c, const Cand<T>& k, Data<T>& d, const Ref<T>& ref, bool 
     return std::isnan(e) ? 1e300 : e;
   };
   for (int mi = 0; mi < 5; ++mi) {
-    const Mode m = Mode(mi);
-    if (!k.fn[mi] || (k.posv_only && m != Mode::Posv)) continue;
-    const bool factors = m == Mode::Potrf || m == Mode::Posv;
+    const Op m = Op(mi);
+    if (!k.fn[mi] || (k.posv_only && m != Op::Posv)) continue;
+    const bool factors = m == Op::Potrf || m == Op::Posv;
     std::vector<T> ain = in;
     if (!factors) {  // the solve modes read a factor: the CPU one (SPD matrices only)
       for (std::int64_t i = 0; i < d.batch; ++i)
@@ -436,8 +425,8 @@ double check_cand(Ctx& c, const Cand<T>& k, Data<T>& d, const Ref<T>& ref, bool 
     CK(cudaMemcpy(d.b, d.b0, d.b_bytes(), cudaMemcpyDeviceToDevice));
     CK(cudaMemset(d.info, 0xff, d.batch * sizeof(int)));
     // trsv solves one vector: the first column of B.
-    const bool trsv = m == Mode::TrsvN || m == Mode::TrsvT;
-    Batch<T> p = d.desc(mirror && factors);
+    const bool trsv = m == Op::TrsvN || m == Op::TrsvT;
+    Problem<T> p = d.desc(mirror && factors);
     if (trsv) p.nrhs = 1;
     k.fn[mi](p, c.s);
     CK(cudaStreamSynchronize(c.s));
@@ -473,12 +462,12 @@ double check_cand(Ctx& c, const Cand<T>& k, Data<T>& d, const Ref<T>& ref, bool 
             }
           }
       }
-      if (m == Mode::Potrf) continue;
+      if (m == Op::Potrf) continue;
       // Solves: reference on the CPU factor, per right-hand side.
       for (int q = 0; q < (trsv ? 1 : d.nrhs); ++q) {
         std::vector<T> x(n);
         for (int r = 0; r < n; ++r) x[r] = bin[d.bidx(i, r, q)];
-        if (m == Mode::Posv && rinfo[i] != 0) {
+        if (m == Op::Posv && rinfo[i] != 0) {
           for (int r = 0; r < n; ++r)
             if (!same_bits(b[d.bidx(i, r, q)], x[r])) {
               why = "posv changed B of a failed matrix";
@@ -487,8 +476,8 @@ double check_cand(Ctx& c, const Cand<T>& k, Data<T>& d, const Ref<T>& ref, bool 
           continue;
         }
         if (rinfo[i] != 0) continue;  // solve-only modes on a garbage factor: no reference
-        if (m == Mode::Posv || m == Mode::Potrs || m == Mode::TrsvN) ref_fwd(l, n, x);
-        if (m == Mode::Posv || m == Mode::Potrs || m == Mode::TrsvT) ref_bwd(l, n, x);
+        if (m == Op::Posv || m == Op::Potrs || m == Op::TrsvN) ref_fwd(l, n, x);
+        if (m == Op::Posv || m == Op::Potrs || m == Op::TrsvT) ref_bwd(l, n, x);
         double scale = 0;
         for (int r = 0; r < n; ++r) scale = std::max(scale, double(std::fabs(x[r])));
         for (int r = 0; r < n; ++r) worst = std::max(worst, err(b[d.bidx(i, r, q)], x[r], scale));
@@ -574,7 +563,7 @@ void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& tabl
   for (int n : sizes) {
     std::vector<const Cand<T>*> ks;
     for (const auto& k : cands)
-      if (k.fn[int(Mode::Potrf)] && admissible(k, n)) ks.push_back(&k);
+      if (k.fn[int(Op::Potrf)] && admissible(k, n)) ks.push_back(&k);
     if (ks.empty()) continue;
     // 1. correctness, both layouts, planted failures; mirror on the first.
     for (Layout lay : {Layout::Right, Layout::Left}) {
@@ -600,14 +589,14 @@ void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& tabl
         const Cand<T>* bk = nullptr;
         for (const Cand<T>* k : ks) {
           if (k->posv_only) continue;
-          const Batch<T> p = d.desc();
+          const Problem<T> p = d.desc();
           const double t = time_median(c, c.reps, restore_a, [&] { k->fn[0](p, c.s); });
-          record<T>(c, "potrf", n, lay, batch, k->name, t, Mode::Potrf);
+          record<T>(c, "potrf", n, lay, batch, k->name, t, Op::Potrf);
           if (t < best) best = t, bk = k;
         }
         const double tc = cusolver_potrf(c, d);
         if (std::isfinite(tc))
-          record<T>(c, "potrf", n, lay, batch, "cusolver_potrfBatched", tc, Mode::Potrf);
+          record<T>(c, "potrf", n, lay, batch, "cusolver_potrfBatched", tc, Op::Potrf);
         // Solves (factor = SPD input's lower triangle, fine for timing): posv
         // with every candidate that has it, the solve-only modes with the
         // fastest potrf candidate that has them (else the first that has).
@@ -626,7 +615,7 @@ void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& tabl
           double sbest = 1e30;
           const Cand<T>* sbk = nullptr;
           for (const Cand<T>* sk : sks) {
-            const Batch<T> p = d.desc();
+            const Problem<T> p = d.desc();
             const double t = time_median(
                 c, c.reps,
                 [&] {
@@ -634,19 +623,19 @@ void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& tabl
                   d.restore_b(c.s);
                 },
                 [&] { sk->fn[mi](p, c.s); });
-            record<T>(c, mode_name(Mode(mi)), n, lay, batch, sk->name, t, Mode(mi));
+            record<T>(c, mode_name(Op(mi)), n, lay, batch, sk->name, t, Op(mi));
             if (t < sbest) sbest = t, sbk = sk;
           }
           if (!sbk) continue;
           char buf[160];
-          std::snprintf(buf, sizeof buf, " %s %.3g ns (%.0f%%%s%s)", mode_name(Mode(mi)),
+          std::snprintf(buf, sizeof buf, " %s %.3g ns (%.0f%%%s%s)", mode_name(Op(mi)),
                         sbest / batch * 1e9,
-                        100 * op_bytes(Mode(mi), n, sizeof(T)) / c.bw / (sbest / batch),
+                        100 * op_bytes(Op(mi), n, sizeof(T)) / c.bw / (sbest / batch),
                         mi == 1 ? " " : "", mi == 1 ? sbk->name.c_str() : "");
           solves += buf;
         }
         const double per = best / batch;
-        const double roof = op_bytes(Mode::Potrf, n, sizeof(T)) / c.bw;
+        const double roof = op_bytes(Op::Potrf, n, sizeof(T)) / c.bw;
         char line[1024];
         std::snprintf(
             line, sizeof line,
@@ -670,7 +659,7 @@ void sweep(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& tabl
 template <class T, class AfterSize>
 void sweep_solve(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>& table,
                  AfterSize&& after_size) {
-  const int potrs = int(Mode::Potrs);
+  const int potrs = int(Op::Potrs);
   for (int n : sizes) {
     std::vector<const Cand<T>*> ks;
     for (const auto& k : registry<T>())
@@ -688,14 +677,14 @@ void sweep_solve(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>
     }
     // What is timed: potrs with 1 and 8 right-hand sides, and/or trsv
     // (lower, not transposed: the forward substitution, one vector).
-    std::vector<std::pair<Mode, int>> ops;
-    if (c.solve_ops != SolveOps::Trsv) ops = {{Mode::Potrs, 1}, {Mode::Potrs, 8}};
-    if (c.solve_ops != SolveOps::Potrs) ops.push_back({Mode::TrsvN, 1});
+    std::vector<std::pair<Op, int>> ops;
+    if (c.solve_ops != SolveOps::Trsv) ops = {{Op::Potrs, 1}, {Op::Potrs, 8}};
+    if (c.solve_ops != SolveOps::Potrs) ops.push_back({Op::TrsvN, 1});
     for (std::int64_t batch : timing_batches(c, n, sizeof(T)))
       for (Layout lay : {Layout::Right, Layout::Left})
         for (const auto& [mode, nrhs] : ops) {
           const int mi = int(mode);
-          const char* op = mode == Mode::Potrs ? "potrs" : "trsv";
+          const char* op = mode == Op::Potrs ? "potrs" : "trsv";
           Data<T> d(n, batch, lay, 99 + n, nrhs);
           d.restore_a(c.s);
           auto restore_b = [&] { d.restore_b(c.s); };
@@ -706,7 +695,7 @@ void sweep_solve(Ctx& c, const std::vector<int>& sizes, std::vector<std::string>
             // the staged kernel (checked above, not timed twice).
             if (lay == Layout::Left && k->name.rfind("stagedbulk", 0) == 0) continue;
             if (!k->fn[mi]) continue;
-            const Batch<T> p = d.desc();
+            const Problem<T> p = d.desc();
             const double t = time_median(c, c.reps, restore_b, [&] { k->fn[mi](p, c.s); });
             record<T>(c, op, n, lay, batch, k->name, t, mode, nrhs);
             if (t < best && !k->table) best = t, bk = k;

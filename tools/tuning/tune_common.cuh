@@ -7,6 +7,7 @@
 #include "detail/cuda/Batchol_CudaGroupKernel.cuh"
 #include "detail/cuda/Batchol_CudaLaneSolve.cuh"
 #include "detail/cuda/Batchol_CudaPanelKernel.cuh"
+#include "detail/cuda/Batchol_CudaRows.cuh"
 #include "detail/cuda/Batchol_CudaStagedSolve.cuh"
 #include "detail/cuda/Batchol_CudaStridedSolve.cuh"
 #include "detail/cuda/Batchol_CudaTileKernel.cuh"
@@ -25,8 +26,8 @@
 
 namespace tune {
 
-using batchol::cuda::Batch;
-using batchol::cuda::Mode;
+using batchol::detail::Op;
+using batchol::detail::Problem;
 
 // One kernel configuration; fn[mode] is null where that mode was not built.
 // Group kernels: g lanes per matrix; tile kernels (tile = true): g = B, a
@@ -45,7 +46,7 @@ struct Cand {
   int mw = 0, u = 0, nr = 0;
   bool any_n = false;
   bool posv_only = false;  // another way of solving posv after a kernel timed already
-  using Fn = void (*)(const Batch<T>&, cudaStream_t);
+  using Fn = void (*)(const Problem<T>&, cudaStream_t);
   Fn fn[5] = {};
 };
 
@@ -62,11 +63,11 @@ Cand<T> make_cand() {
   c.np = NP;
   c.g = G;
   c.warps = W;
-  c.fn[int(Mode::Potrf)] = &launch_group<T, NP, G, W, Mode::Potrf>;
-  c.fn[int(Mode::Posv)] = &launch_group<T, NP, G, W, Mode::Posv>;
-  c.fn[int(Mode::Potrs)] = &launch_group<T, NP, G, W, Mode::Potrs>;
-  c.fn[int(Mode::TrsvN)] = &launch_group<T, NP, G, W, Mode::TrsvN>;
-  c.fn[int(Mode::TrsvT)] = &launch_group<T, NP, G, W, Mode::TrsvT>;
+  c.fn[int(Op::Potrf)] = &launch_group<T, NP, G, W, Op::Potrf>;
+  c.fn[int(Op::Posv)] = &launch_group<T, NP, G, W, Op::Posv>;
+  c.fn[int(Op::Potrs)] = &launch_group<T, NP, G, W, Op::Potrs>;
+  c.fn[int(Op::TrsvN)] = &launch_group<T, NP, G, W, Op::TrsvN>;
+  c.fn[int(Op::TrsvT)] = &launch_group<T, NP, G, W, Op::TrsvT>;
   return c;
 }
 
@@ -75,14 +76,14 @@ Cand<T> make_cand() {
 // factorization failed alone. Defined in tune_table.cu, which compiles the
 // tables (double in its part 0, float in part 1).
 template <class T>
-void split_solve(const Batch<T>& p, cudaStream_t s);
+void split_solve(const Problem<T>& p, cudaStream_t s);
 
 // The tile kernel with a fixed number of matrices per block (MPB), as a
 // plain function pointer; SPLIT: posv as potrf, then split_solve.
-template <class T, int B, int M, int MINB, int MPB, Mode MODE, bool SPLIT = false>
-void launch_tile_fixed(const Batch<T>& p, cudaStream_t s) {
+template <class T, int B, int M, int MINB, int MPB, Op OP, bool SPLIT = false>
+void launch_tile_fixed(const Problem<T>& p, cudaStream_t s) {
   using namespace batchol::cuda;
-  launch_tile<T, B, M, MINB, SPLIT ? Mode::Potrf : MODE>(p, s, MPB);
+  launch_tile<T, B, M, MINB, SPLIT ? Op::Potrf : OP>(p, s, MPB);
   if constexpr (SPLIT) split_solve(p, s);
 }
 
@@ -96,8 +97,8 @@ Cand<T> make_tile_cand() {
   c.warps = (B * B * MPB + 31) / 32;
   c.tile = true;
   c.mpb = MPB;
-  c.fn[int(Mode::Potrf)] = &launch_tile_fixed<T, B, M, MINB, MPB, Mode::Potrf>;
-  c.fn[int(Mode::Posv)] = &launch_tile_fixed<T, B, M, MINB, MPB, Mode::Posv>;
+  c.fn[int(Op::Potrf)] = &launch_tile_fixed<T, B, M, MINB, MPB, Op::Potrf>;
+  c.fn[int(Op::Posv)] = &launch_tile_fixed<T, B, M, MINB, MPB, Op::Posv>;
   return c;
 }
 
@@ -105,8 +106,8 @@ Cand<T> make_tile_cand() {
 // and split_solve, or Registers, from the register tiles), named
 // "...,POSV=split>" or "...,POSV=reg>" and timed for posv only.
 template <class T, int B, int M, int MINB, int MPB>
-void launch_tile_reg(const Batch<T>& p, cudaStream_t s) {
-  batchol::cuda::launch_tile<T, B, M, MINB, Mode::Posv, true>(p, s, MPB);
+void launch_tile_reg(const Problem<T>& p, cudaStream_t s) {
+  batchol::cuda::launch_tile<T, B, M, MINB, Op::Posv, true>(p, s, MPB);
 }
 template <class T, int B, int M, int MINB, int MPB, batchol::cuda::PosvSolve HOW>
 Cand<T> make_tile_posv_twin() {
@@ -118,18 +119,18 @@ Cand<T> make_tile_posv_twin() {
   c.name += reg ? "POSV=reg>" : "POSV=split>";
   c.posv_only = true;
   if constexpr (reg)
-    c.fn[int(Mode::Posv)] = &launch_tile_reg<T, B, M, MINB, MPB>;
+    c.fn[int(Op::Posv)] = &launch_tile_reg<T, B, M, MINB, MPB>;
   else
-    c.fn[int(Mode::Posv)] = &launch_tile_fixed<T, B, M, MINB, MPB, Mode::Posv, true>;
+    c.fn[int(Op::Posv)] = &launch_tile_fixed<T, B, M, MINB, MPB, Op::Posv, true>;
   return c;
 }
 
 // The panel kernel (left-looking, NB-column panels; posv is it followed by
 // split_solve, as in the table) with a fixed number of matrices per block.
-template <class T, int BX, int BY, int NB, int KP, int MINB, int MPB, Mode MODE>
-void launch_panel_fixed(const Batch<T>& p, cudaStream_t s) {
+template <class T, int BX, int BY, int NB, int KP, int MINB, int MPB, Op OP>
+void launch_panel_fixed(const Problem<T>& p, cudaStream_t s) {
   batchol::cuda::launch_panel<T, BX, BY, NB, KP, MINB>(p, s, MPB);
-  if constexpr (MODE == Mode::Posv) split_solve(p, s);
+  if constexpr (OP == Op::Posv) split_solve(p, s);
 }
 
 template <class T, int BX, int BY, int NB, int KP, int MINB, int MPB>
@@ -144,16 +145,16 @@ Cand<T> make_panel_cand() {
   c.warps = (BX * BY * MPB + 31) / 32;
   c.tile = true;
   c.mpb = MPB;
-  c.fn[int(Mode::Potrf)] = &launch_panel_fixed<T, BX, BY, NB, KP, MINB, MPB, Mode::Potrf>;
-  c.fn[int(Mode::Posv)] = &launch_panel_fixed<T, BX, BY, NB, KP, MINB, MPB, Mode::Posv>;
+  c.fn[int(Op::Potrf)] = &launch_panel_fixed<T, BX, BY, NB, KP, MINB, MPB, Op::Potrf>;
+  c.fn[int(Op::Posv)] = &launch_panel_fixed<T, BX, BY, NB, KP, MINB, MPB, Op::Posv>;
   return c;
 }
 
 // The strided warp solve as the solve-only modes' candidate (potrs and trsv
-// report no info; with Batch::skip_failed off they never read it).
-template <class T, int MW, int U, int NR, Mode MODE>
-void launch_strided_fixed(const Batch<T>& p, cudaStream_t s) {
-  batchol::cuda::launch_strided_solve<T, MW, MODE, U, NR>(p, s);
+// report no info; with Problem::skip_failed off they never read it).
+template <class T, int MW, int U, int NR, Op OP>
+void launch_strided_fixed(const Problem<T>& p, cudaStream_t s) {
+  batchol::cuda::launch_strided_solve<T, MW, OP, U, NR>(p, s);
 }
 
 template <class T, int MW, int U, int NR>
@@ -167,18 +168,18 @@ Cand<T> make_strided_cand() {
   c.mw = MW;
   c.u = U;
   c.nr = NR;
-  c.fn[int(Mode::Potrs)] = &launch_strided_fixed<T, MW, U, NR, Mode::Potrs>;
-  c.fn[int(Mode::TrsvN)] = &launch_strided_fixed<T, MW, U, NR, Mode::TrsvN>;
-  c.fn[int(Mode::TrsvT)] = &launch_strided_fixed<T, MW, U, NR, Mode::TrsvT>;
+  c.fn[int(Op::Potrs)] = &launch_strided_fixed<T, MW, U, NR, Op::Potrs>;
+  c.fn[int(Op::TrsvN)] = &launch_strided_fixed<T, MW, U, NR, Op::TrsvN>;
+  c.fn[int(Op::TrsvT)] = &launch_strided_fixed<T, MW, U, NR, Op::TrsvT>;
   return c;
 }
 
 // The staged solve (the factor copied into shared memory, then one warp per
 // system) with MPB systems per block, by bulk copies where the rows allow
 // them (BULK), as the solve tables launch it.
-template <class T, int MW, int MPB, bool BULK, Mode MODE>
-void launch_staged_fixed(const Batch<T>& p, cudaStream_t s) {
-  batchol::cuda::launch_staged_solve<T, MW, MODE>(p, s, MPB, BULK);
+template <class T, int MW, int MPB, bool BULK, Op OP>
+void launch_staged_fixed(const Problem<T>& p, cudaStream_t s) {
+  batchol::cuda::launch_staged_solve<T, MW, OP>(p, s, MPB, BULK);
 }
 
 template <class T, int MW, int MPB, bool BULK = false>
@@ -191,17 +192,17 @@ Cand<T> make_staged_cand() {
   c.warps = MPB;
   c.mw = MW;
   c.mpb = MPB;
-  c.fn[int(Mode::Potrs)] = &launch_staged_fixed<T, MW, MPB, BULK, Mode::Potrs>;
-  c.fn[int(Mode::TrsvN)] = &launch_staged_fixed<T, MW, MPB, BULK, Mode::TrsvN>;
-  c.fn[int(Mode::TrsvT)] = &launch_staged_fixed<T, MW, MPB, BULK, Mode::TrsvT>;
+  c.fn[int(Op::Potrs)] = &launch_staged_fixed<T, MW, MPB, BULK, Op::Potrs>;
+  c.fn[int(Op::TrsvN)] = &launch_staged_fixed<T, MW, MPB, BULK, Op::TrsvN>;
+  c.fn[int(Op::TrsvT)] = &launch_staged_fixed<T, MW, MPB, BULK, Op::TrsvT>;
   return c;
 }
 
 // The lane solve (G lanes per system, Batchol_CudaLaneSolve.cuh): NR
 // right-hand sides per lane, blocks of R rows, MINB blocks per SM.
-template <class T, int R, int NR, int G, int MINB, Mode MODE>
-void launch_lane_fixed(const Batch<T>& p, cudaStream_t s) {
-  batchol::cuda::launch_lane_solve<T, NR, R, G, MINB, MODE>(p, s);
+template <class T, int R, int NR, int G, int MINB, Op OP>
+void launch_lane_fixed(const Problem<T>& p, cudaStream_t s) {
+  batchol::cuda::launch_lane_solve<T, NR, R, G, MINB, OP>(p, s);
 }
 
 template <class T, int R, int NR, int G, int MINB>
@@ -215,9 +216,9 @@ Cand<T> make_lane_cand() {
   c.nb = R;
   c.nr = NR;
   c.any_n = true;
-  c.fn[int(Mode::Potrs)] = &launch_lane_fixed<T, R, NR, G, MINB, Mode::Potrs>;
-  c.fn[int(Mode::TrsvN)] = &launch_lane_fixed<T, R, NR, G, MINB, Mode::TrsvN>;
-  c.fn[int(Mode::TrsvT)] = &launch_lane_fixed<T, R, NR, G, MINB, Mode::TrsvT>;
+  c.fn[int(Op::Potrs)] = &launch_lane_fixed<T, R, NR, G, MINB, Op::Potrs>;
+  c.fn[int(Op::TrsvN)] = &launch_lane_fixed<T, R, NR, G, MINB, Op::TrsvN>;
+  c.fn[int(Op::TrsvT)] = &launch_lane_fixed<T, R, NR, G, MINB, Op::TrsvT>;
   return c;
 }
 

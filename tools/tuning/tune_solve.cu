@@ -26,9 +26,9 @@
 
 namespace {
 
-using batchol::cuda::Batch;
 using batchol::cuda::check;
-using batchol::cuda::Mode;
+using batchol::detail::Op;
+using batchol::detail::Problem;
 
 // A well-conditioned lower factor: diagonal in [1, 2), off-diagonal entries
 // of size 1/n, every entry of the square set (the solve reads one triangle).
@@ -79,8 +79,8 @@ double copy_bandwidth() {
 
 template <class T, int MW, int U, int NR>
 struct Strided {
-  static void launch(const Batch<T>& p) {
-    batchol::cuda::launch_strided_solve<T, MW, Mode::Potrs, U, NR>(p, nullptr);
+  static void launch(const Problem<T>& p) {
+    batchol::cuda::launch_strided_solve<T, MW, Op::Potrs, U, NR>(p, nullptr);
   }
 };
 
@@ -88,8 +88,8 @@ struct Strided {
 // systems per block, by bulk copies where the rows allow them (BULK).
 template <class T, int MW, int MPB, bool BULK = false>
 struct Staged {
-  static void launch(const Batch<T>& p) {
-    batchol::cuda::launch_staged_solve<T, MW, Mode::Potrs>(p, nullptr, MPB, BULK);
+  static void launch(const Problem<T>& p) {
+    batchol::cuda::launch_staged_solve<T, MW, Op::Potrs>(p, nullptr, MPB, BULK);
   }
 };
 
@@ -97,14 +97,14 @@ struct Staged {
 // WARPS per block; float LayoutLeft takes groups of 16 at n > 48).
 template <class T, int NP, int G, int WARPS>
 struct Group {
-  static void launch(const Batch<T>& p) {
-    batchol::cuda::launch_group<T, NP, G, WARPS, Mode::Potrs>(p, nullptr);
+  static void launch(const Problem<T>& p) {
+    batchol::cuda::launch_group<T, NP, G, WARPS, Op::Potrs>(p, nullptr);
   }
 };
 
 // Median time of one potrs over the batch, in ms (b restored before each run).
 template <class K, class T>
-float time_potrs(const Batch<T>& p, const T* b0, std::size_t b_bytes) {
+float time_potrs(const Problem<T>& p, const T* b0, std::size_t b_bytes) {
   cudaEvent_t e0, e1;
   check(cudaEventCreate(&e0), "event");
   check(cudaEventCreate(&e1), "event");
@@ -130,7 +130,7 @@ float time_potrs(const Batch<T>& p, const T* b0, std::size_t b_bytes) {
 // |L| |L^T| |x| + |b| (entrywise, row by row): a wrong kernel is not timed
 // unnoticed. b0 the right-hand sides, p.b the solution.
 template <class T>
-double potrs_error(const Batch<T>& p, const std::vector<T>& a, const T* b0, std::size_t b_count) {
+double potrs_error(const Problem<T>& p, const std::vector<T>& a, const T* b0, std::size_t b_count) {
   std::vector<T> x(b_count), b(b_count);
   check(cudaMemcpy(x.data(), p.b, b_count * sizeof(T), cudaMemcpyDeviceToHost), "copy x");
   check(cudaMemcpy(b.data(), b0, b_count * sizeof(T), cudaMemcpyDeviceToHost), "copy b");
@@ -171,7 +171,7 @@ void sweep_n(int n, std::int64_t batch, double bw) {
     check(cudaMalloc(&b0, b_bytes), "malloc b0");
     fill<<<1024, 256>>>(b0, std::int64_t(b_bytes / sizeof(T)), 1);
     for (const bool left : {false, true}) {
-      Batch<T> p;
+      Problem<T> p;
       p.batch = batch;
       p.n = n;
       p.a = a;

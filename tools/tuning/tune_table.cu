@@ -1,4 +1,4 @@
-// The kernel tables themselves (launch_tuned, every mode, both precisions) as
+// The kernel tables themselves (cuda::run, every operation, both precisions) as
 // candidates of the sweep: "table" for n <= 64 and "table_factor" for
 // 64 < n <= 128 (checking them checks the tables' routing), and
 // "default_table", every mode through the rows other architectures use
@@ -10,7 +10,7 @@
 // (tune_common.cuh).
 #include "tune_common.cuh"
 
-#include "detail/cuda/Batchol_CudaTable.cuh"
+#include "detail/cuda/Batchol_CudaRun.cuh"
 
 #include <cstdio>
 #include <cstdlib>
@@ -19,27 +19,35 @@
 namespace tune {
 namespace {
 
-template <class T, Mode MODE>
-void table_launch(const Batch<T>& p, cudaStream_t s) {
-  if (!batchol::cuda::launch_tuned<MODE>(p, s)) {
-    std::fprintf(stderr, "launch_tuned: no kernel for n = %d\n", p.n);
+template <class T, Op OP>
+void table_launch(const Problem<T>& p, cudaStream_t s) {
+  if (!batchol::cuda::has_kernel(p.n)) {
+    std::fprintf(stderr, "cuda::run: no kernel for n = %d\n", p.n);
     std::exit(3);
   }
+  batchol::cuda::run<OP>(p, s);
 }
 
 // The rows other architectures use: the factorization table for potrf and
 // posv, the default solve rows for the solves (as the library dispatches them).
-template <class T, Mode MODE>
-void default_launch(const Batch<T>& p, cudaStream_t s) {
+// A posv row that splits solves as the library's does (cuda::run): potrs
+// through the device's solve tables.
+template <class T, Op OP>
+void default_launch(const Problem<T>& p, cudaStream_t s) {
   using namespace batchol::cuda;
-  bool ok;
-  if constexpr (MODE == Mode::Potrf || MODE == Mode::Posv)
-    ok = launch_table<MODE, T, DefaultTable>(p, s);
+  Launch launched;
+  if constexpr (batchol::detail::factors(OP))
+    launched = launch_table<OP, T, DefaultTable>(p, s);
   else
-    ok = launch_default_solve<MODE>(p, s);
-  if (!ok) {
+    launched = launch_default_solve<OP>(p, s);
+  if (launched == Launch::NoKernel) {
     std::fprintf(stderr, "default table: no kernel for n = %d\n", p.n);
     std::exit(3);
+  }
+  if (launched == Launch::SolveNext) {
+    Problem<T> q = p;
+    q.skip_failed = true;
+    launch_tuned<Op::Potrs>(q, s);
   }
 }
 
@@ -62,15 +70,15 @@ void add_mode(const char* name, int np, int lo, int mode, typename Cand<T>::Fn f
   registry<T>().push_back(c);
 }
 
-template <class T, Mode MODE>
+template <class T, Op OP>
 void add_table() {
-  add_mode<T>("table", 64, 0, int(MODE), &table_launch<T, MODE>);
-  add_mode<T>("table_factor", BATCHOL_CUDA_MAX_N, 64, int(MODE), &table_launch<T, MODE>);
+  add_mode<T>("table", 64, 0, int(OP), &table_launch<T, OP>);
+  add_mode<T>("table_factor", BATCHOL_CUDA_MAX_N, 64, int(OP), &table_launch<T, OP>);
 }
 
-template <class T, Mode MODE>
+template <class T, Op OP>
 void add_default() {
-  add_mode<T>("default_table", BATCHOL_CUDA_MAX_N, 0, int(MODE), &default_launch<T, MODE>);
+  add_mode<T>("default_table", BATCHOL_CUDA_MAX_N, 0, int(OP), &default_launch<T, OP>);
 }
 
 #ifndef TUNE_PART
@@ -78,7 +86,7 @@ void add_default() {
 #endif
 // Part = 10 x (0: the sm_90 table, 1: the default rows) + 5 x (0: double,
 // 1: float) + the mode.
-constexpr Mode kPartMode = Mode(TUNE_PART % 5);
+constexpr Op kPartMode = Op(TUNE_PART % 5);
 using PartT = std::conditional_t<TUNE_PART / 5 % 2 == 0, double, float>;
 
 struct Init {
@@ -94,15 +102,15 @@ struct Init {
 }  // namespace
 
 template <class T>
-void split_solve(const Batch<T>& p, cudaStream_t s) {
-  Batch<T> q = p;
+void split_solve(const Problem<T>& p, cudaStream_t s) {
+  Problem<T> q = p;
   q.skip_failed = true;
-  table_launch<T, Mode::Potrs>(q, s);
+  table_launch<T, Op::Potrs>(q, s);
 }
 #if TUNE_PART == 2
-template void split_solve<double>(const Batch<double>&, cudaStream_t);
+template void split_solve<double>(const Problem<double>&, cudaStream_t);
 #elif TUNE_PART == 7
-template void split_solve<float>(const Batch<float>&, cudaStream_t);
+template void split_solve<float>(const Problem<float>&, cudaStream_t);
 #endif
 
 }  // namespace tune

@@ -1,26 +1,28 @@
 // CI compile check of the Cuda kernels with plain nvcc (no GPU, no Kokkos):
 //   nvcc -arch=sm_90 -std=c++17 -Isrc -c unit_tests/cuda/compile_check.cu -o /dev/null
-// By default it instantiates every kernel shape (thread per matrix and each
-// group width, every mode, both precisions; the tile kernel with 4x4 and 8x8
-// threads per matrix, potrf and posv, both precisions, the panel kernel, and
-// the factorization table's dispatch on four rows (posv inside the tile
-// kernel and split), a solve table's on three;
-// the strided warp solve, the staged solve and the lane solve)
-// at a small order,
-// which compiles in about a minute. -DBATCHOL_CHECK_FULL_TABLE instantiates the whole
-// sm_90 table instead (what a Kokkos build of the Cuda path compiles; minutes).
-#include "detail/cuda/Batchol_CudaTable.cuh"
+// By default it instantiates every kernel shape at a small order: the group
+// kernel with a thread per matrix and each group width, for every operation;
+// the tile kernel with 4x4 and 8x8 threads per matrix and the panel kernel,
+// potrf and posv; the strided warp solve, the staged solve (element and bulk
+// copies) and the lane solve; the table lookup on a factorization table's
+// five kinds of row (posv inside the tile kernel from shared memory and from
+// registers, and split) and a solve table's five; and potrs through every row
+// of the solve tables, both precisions. That compiles in a minute or two.
+// -DBATCHOL_CHECK_FULL_TABLE instantiates the whole sm_90 table instead,
+// through the Cuda path's entry cuda::run (what a Kokkos build of the Cuda
+// path compiles; minutes).
+#include "detail/cuda/Batchol_CudaRun.cuh"
 
 namespace {
 
-using batchol::cuda::Batch;
 using batchol::cuda::FactorEntry;
 using batchol::cuda::Kernel;
-using batchol::cuda::Mode;
 using batchol::cuda::PosvSolve;
+using batchol::detail::Op;
+using batchol::detail::Problem;
 
 #ifndef BATCHOL_CHECK_FULL_TABLE
-// The table dispatch (Batchol_CudaFactorTable.cuh) on five rows, with posv
+// The table lookup (Batchol_CudaRows.cuh) on five rows, with posv
 // inside the tile kernel (both ways) and split; the real
 // tables' rows are checked by static_asserts when the header is included.
 constexpr FactorEntry check_rows[] = {
@@ -38,46 +40,49 @@ constexpr FactorEntry check_solve_rows[] = {
     {128, Kernel::StagedBulk, 128, 32, 0, 0, 1, 0}};
 #endif
 
-template <class T, Mode MODE>
-void shapes(const Batch<T>& p, cudaStream_t s) {
+template <class T, Op OP>
+void shapes(const Problem<T>& p, cudaStream_t s) {
 #ifdef BATCHOL_CHECK_FULL_TABLE
-  batchol::cuda::launch_tuned<MODE>(p, s);
+  batchol::cuda::run<OP>(p, s);
 #else
-  batchol::cuda::launch_group<T, 3, 1, 4, MODE>(p, s);
-  batchol::cuda::launch_group<T, 8, 2, 4, MODE>(p, s);
-  batchol::cuda::launch_group<T, 8, 4, 4, MODE>(p, s);
-  batchol::cuda::launch_group<T, 16, 8, 4, MODE>(p, s);
-  batchol::cuda::launch_group<T, 16, 16, 2, MODE>(p, s);
-  batchol::cuda::launch_group<T, 32, 32, 4, MODE>(p, s);
-  if constexpr (MODE == Mode::Potrf || MODE == Mode::Posv) {
-    batchol::cuda::launch_rows<MODE, T, check_rows>(p, s);
-    batchol::cuda::launch_tile<T, 4, 5, 1, MODE>(p, s, 2);
-    batchol::cuda::launch_tile<T, 8, 3, 2, MODE>(p, s, 1);
+  batchol::cuda::launch_group<T, 3, 1, 4, OP>(p, s);
+  batchol::cuda::launch_group<T, 8, 2, 4, OP>(p, s);
+  batchol::cuda::launch_group<T, 8, 4, 4, OP>(p, s);
+  batchol::cuda::launch_group<T, 16, 8, 4, OP>(p, s);
+  batchol::cuda::launch_group<T, 16, 16, 2, OP>(p, s);
+  batchol::cuda::launch_group<T, 32, 32, 4, OP>(p, s);
+  if constexpr (batchol::detail::factors(OP)) {
+    batchol::cuda::launch_rows<OP, T, check_rows>(p, s);
+    batchol::cuda::launch_tile<T, 4, 5, 1, OP>(p, s, 2);
+    batchol::cuda::launch_tile<T, 8, 3, 2, OP>(p, s, 1);
   } else {
-    batchol::cuda::launch_rows<MODE, T, check_solve_rows>(p, s);
-    batchol::cuda::launch_strided_solve<T, 3, MODE, 4, 1>(p, s);
-    batchol::cuda::launch_strided_solve<T, 3, MODE, 2, 4>(p, s);
-    batchol::cuda::launch_staged_solve<T, 2, MODE>(p, s, 2);
-    batchol::cuda::launch_staged_solve<T, 1, MODE>(p, s, 4, true);
-    batchol::cuda::launch_lane_solve<T, 1, 8, 1, 16, MODE>(p, s);
-    batchol::cuda::launch_lane_solve<T, 2, 8, 8, 1, MODE>(p, s);
+    batchol::cuda::launch_rows<OP, T, check_solve_rows>(p, s);
+    batchol::cuda::launch_strided_solve<T, 3, OP, 4, 1>(p, s);
+    batchol::cuda::launch_strided_solve<T, 3, OP, 2, 4>(p, s);
+    batchol::cuda::launch_staged_solve<T, 2, OP>(p, s, 2);
+    batchol::cuda::launch_staged_solve<T, 1, OP>(p, s, 4, true);
+    batchol::cuda::launch_lane_solve<T, 1, 8, 1, 16, OP>(p, s);
+    batchol::cuda::launch_lane_solve<T, 2, 8, 8, 1, OP>(p, s);
+    // Every row of the solve tables for potrs, through the Cuda path's entry
+    // (what a split posv runs after its factorization).
+    if constexpr (OP == Op::Potrs) batchol::cuda::run<OP>(p, s);
   }
 #endif
 }
 
 template <class T>
-void all_modes(const Batch<T>& p, cudaStream_t s) {
-  shapes<T, Mode::Potrf>(p, s);
-  shapes<T, Mode::Posv>(p, s);
-  shapes<T, Mode::Potrs>(p, s);
-  shapes<T, Mode::TrsvN>(p, s);
-  shapes<T, Mode::TrsvT>(p, s);
+void all_modes(const Problem<T>& p, cudaStream_t s) {
+  shapes<T, Op::Potrf>(p, s);
+  shapes<T, Op::Posv>(p, s);
+  shapes<T, Op::Potrs>(p, s);
+  shapes<T, Op::TrsvN>(p, s);
+  shapes<T, Op::TrsvT>(p, s);
 }
 
 }  // namespace
 
 // Never called: referencing the instantiations is the point.
-void batchol_cuda_compile_check(const Batch<double>& d, const Batch<float>& f, cudaStream_t s) {
+void batchol_cuda_compile_check(const Problem<double>& d, const Problem<float>& f, cudaStream_t s) {
   all_modes(d, s);
   all_modes(f, s);
 }

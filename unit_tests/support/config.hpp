@@ -64,25 +64,21 @@ struct ConfigNames {
   }
 };
 
-// The operations a test runs on one path (tags of batchol's dispatcher).
-using batchol::detail::PosvOp;
-using batchol::detail::PotrfOp;
-using batchol::detail::PotrsOp;
-using TrsvNOp = batchol::detail::TrsvOp<batchol::detail::NoTransposeTag>;
-using TrsvTOp = batchol::detail::TrsvOp<batchol::detail::TransposeTag>;
+// The operations a test runs on one path (batchol::path_available names them).
+using batchol::Op;
 
 // Whether the build provides `p` for every one of Ops on ExecSpace. The
 // library's own answer (batchol::path_available): when src/ gains a path,
 // every test runs it too, and Errors.UnavailablePathThrows checks that the
 // paths it does not claim really throw.
-template <class ExecSpace, class... Ops>
+template <class ExecSpace, Op... Ops>
 constexpr bool path_provided(batchol::Path p) {
   return (batchol::path_available<ExecSpace, Ops>(p) && ...);
 }
 
 // Every path a test runs on the same input (all of them for every op the test
 // calls); results are compared with each other as well as with LAPACK.
-template <class... Ops>
+template <Op... Ops>
 std::vector<batchol::Path> paths_under_test() {
   std::vector<batchol::Path> out;
   for (batchol::Path p :
@@ -94,7 +90,7 @@ std::vector<batchol::Path> paths_under_test() {
 // Whether `p` runs the Generic kernels for every one of Ops on ExecSpace (Auto
 // does when the build has no specialized path for them): the portable
 // reference, whose fused and split calls agree to the bit.
-template <class ExecSpace, class... Ops>
+template <class ExecSpace, Op... Ops>
 constexpr bool runs_generic(batchol::Path p) {
   const bool specialized = ((batchol::path_available<ExecSpace, Ops>(batchol::Path::Host) ||
                              batchol::path_available<ExecSpace, Ops>(batchol::Path::Cuda)) ||

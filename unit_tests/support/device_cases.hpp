@@ -16,7 +16,7 @@ namespace batchol_test {
 struct SerialRunner {
   std::string name() const { return "serial"; }
   template <class A, class B, class Code>
-  void operator()(Op op, const A& a, const B& b, const Code& code, Uplo uplo) const {
+  void operator()(Call op, const A& a, const B& b, const Code& code, Uplo uplo) const {
     serial_kernel(op, a, b, code, uplo);
   }
 };
@@ -34,7 +34,7 @@ struct TeamRunner {
     }
   }
   template <class A, class B, class Code>
-  void operator()(Op op, const A& a, const B& b, const Code& code, Uplo uplo) const {
+  void operator()(Call op, const A& a, const B& b, const Code& code, Uplo uplo) const {
     team_kernel(op, a, b, code, uplo, scratch);
   }
 };
@@ -99,7 +99,7 @@ void expect_potrf_matches(const Runner& run) {
     const DevA<C> A = device_images<C>(s.images(C::uplo), n);
     const auto before = snapshot(A);
     InfoView code = make_info(batch, -99);
-    run(Op::Potrf, A, DevB2<C>("unused", batch, n), code, C::uplo);
+    run(Call::Potrf, A, DevB2<C>("unused", batch, n), code, C::uplo);
     const auto after = snapshot(A);
     EXPECT_EQ(download_info(code), std::vector<int>(batch, 0));
     EXPECT_TRUE(every_item(batch, [&](int b) -> ::testing::AssertionResult {
@@ -129,7 +129,7 @@ void expect_solves_match_for(const Runner& run, const SpdBatch& s, int nrhs) {
   BView X = make_rhs_view<BView>(batch, n, nrhs);
   upload(X, rhs);
   InfoView code = make_info(batch, -99);
-  run(Op::Potrs, F, X, code, C::uplo);
+  run(Call::Potrs, F, X, code, C::uplo);
   EXPECT_EQ(download_info(code), std::vector<int>(batch, 0)) << "potrs";
   const auto x = items_of(X), xh = reference_potrs<C>(factors, rhs, n, nrhs, rank3);
   EXPECT_TRUE(every_item(batch, [&](int b) -> ::testing::AssertionResult {
@@ -143,7 +143,7 @@ void expect_solves_match_for(const Runner& run, const SpdBatch& s, int nrhs) {
   BView Y = make_rhs_view<BView>(batch, n, nrhs);
   upload(Y, rhs);
   Kokkos::deep_copy(code, -99);
-  run(Op::Posv, A, Y, code, C::uplo);
+  run(Call::Posv, A, Y, code, C::uplo);
   EXPECT_EQ(download_info(code), std::vector<int>(batch, 0)) << "posv";
   const auto y = items_of(Y);
   const auto fa = snapshot(A);
@@ -162,7 +162,8 @@ void expect_solves_match_for(const Runner& run, const SpdBatch& s, int nrhs) {
     BView Z = make_rhs_view<BView>(batch, n, nrhs);
     upload(Z, rhs);
     Kokkos::deep_copy(code, -99);
-    run(trans == batchol::Trans::NoTranspose ? Op::TrsvN : Op::TrsvT, F, Z, code, C::uplo);
+    run(trans == batchol::Trans::NoTranspose ? Call::TrsvNoTranspose : Call::TrsvTranspose, F, Z,
+        code, C::uplo);
     EXPECT_EQ(download_info(code), std::vector<int>(batch, 0)) << "trsv";
     const auto z = items_of(Z);
     for (int q = 0; q < nrhs; ++q) {
@@ -205,14 +206,14 @@ void expect_failures_reported(const Runner& run) {
     }
     const int batch = int(images.size());
     InfoView code = make_info(batch, -99);
-    run(Op::Potrf, device_images<C>(images, n), DevB2<C>("unused", batch, n), code, C::uplo);
+    run(Call::Potrf, device_images<C>(images, n), DevB2<C>("unused", batch, n), code, C::uplo);
     EXPECT_EQ(download_info(code), want) << "potrf";
 
     DevB3<C> B = make_rhs_view<DevB3<C>>(batch, n, 2);
     upload(B, make_rhs<T>(n, 2, batch));
     const auto b0 = snapshot(B);
     Kokkos::deep_copy(code, -99);
-    run(Op::Posv, device_images<C>(images, n), B, code, C::uplo);
+    run(Call::Posv, device_images<C>(images, n), B, code, C::uplo);
     EXPECT_EQ(download_info(code), want) << "posv";
     EXPECT_EQ(first_item_differing(b0, snapshot(B)), -1) << "posv overwrote B of a failed matrix";
   }

@@ -32,11 +32,12 @@ KOKKOS_INLINE_FUNCTION auto item_block(const V& v, int i, int rows, int cols) {
     return Kokkos::subview(v, i, Kokkos::pair<int, int>(0, rows));
 }
 
-enum class Op { Potrf, Potrs, Posv, TrsvN, TrsvT };
+// Which device-level call a user kernel makes (trsv with op(T) = T or T^T).
+enum class Call { Potrf, Potrs, Posv, TrsvNoTranspose, TrsvTranspose };
 
 // serial::<op> on item i of A (and B), result code into code(i).
 template <class AView, class BView, class CodeView>
-void serial_kernel(Op op, const AView& A, const BView& B, const CodeView& code,
+void serial_kernel(Call op, const AView& A, const BView& B, const CodeView& code,
                    batchol::Uplo uplo) {
   Kokkos::parallel_for(
       "user_serial", Kokkos::RangePolicy<Exec>(0, A.extent(0)), KOKKOS_LAMBDA(const int i) {
@@ -44,19 +45,19 @@ void serial_kernel(Op op, const AView& A, const BView& B, const CodeView& code,
         const auto b = item(B, i);
         int r = 0;
         switch (op) {
-          case Op::Potrf:
+          case Call::Potrf:
             r = batchol::serial::potrf(a, uplo);
             break;
-          case Op::Potrs:
+          case Call::Potrs:
             r = batchol::serial::potrs(a, b, uplo);
             break;
-          case Op::Posv:
+          case Call::Posv:
             r = batchol::serial::posv(a, b, uplo);
             break;
-          case Op::TrsvN:
+          case Call::TrsvNoTranspose:
             r = batchol::serial::trsv(uplo, batchol::Trans::NoTranspose, a, b);
             break;
-          case Op::TrsvT:
+          case Call::TrsvTranspose:
             r = batchol::serial::trsv(uplo, batchol::Trans::Transpose, a, b);
             break;
         }
@@ -81,7 +82,7 @@ KOKKOS_INLINE_FUNCTION void exhaust_scratch(const Member& m) {
 
 // team::<op> on item i = league rank.
 template <class AView, class BView, class CodeView>
-void team_kernel(Op op, const AView& A, const BView& B, const CodeView& code, batchol::Uplo uplo,
+void team_kernel(Call op, const AView& A, const BView& B, const CodeView& code, batchol::Uplo uplo,
                  Scratch scratch) {
   using T = typename AView::non_const_value_type;
   Kokkos::TeamPolicy<Exec> policy(int(A.extent(0)), Kokkos::AUTO);
@@ -96,19 +97,19 @@ void team_kernel(Op op, const AView& A, const BView& B, const CodeView& code, ba
         const auto b = item(B, i);
         int r = 0;
         switch (op) {
-          case Op::Potrf:
+          case Call::Potrf:
             r = batchol::team::potrf(m, a, uplo);
             break;
-          case Op::Potrs:
+          case Call::Potrs:
             r = batchol::team::potrs(m, a, b, uplo);
             break;
-          case Op::Posv:
+          case Call::Posv:
             r = batchol::team::posv(m, a, b, uplo);
             break;
-          case Op::TrsvN:
+          case Call::TrsvNoTranspose:
             r = batchol::team::trsv(m, uplo, batchol::Trans::NoTranspose, a, b);
             break;
-          case Op::TrsvT:
+          case Call::TrsvTranspose:
             r = batchol::team::trsv(m, uplo, batchol::Trans::Transpose, a, b);
             break;
         }

@@ -17,7 +17,7 @@
 #ifndef BATCHOL_CUDA_FIRST_EVENT_CUH
 #define BATCHOL_CUDA_FIRST_EVENT_CUH
 
-#include "Batchol_CudaBatch.cuh"
+#include "Batchol_CudaCommon.cuh"
 
 #include <climits>
 

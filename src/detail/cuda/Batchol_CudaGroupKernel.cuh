@@ -20,7 +20,7 @@
 #ifndef BATCHOL_CUDA_GROUP_KERNEL_CUH
 #define BATCHOL_CUDA_GROUP_KERNEL_CUH
 
-#include "Batchol_CudaBatch.cuh"
+#include "Batchol_CudaCommon.cuh"
 
 #include <algorithm>
 
@@ -69,13 +69,6 @@ __device__ __forceinline__ T group_sum(T v) {
   }
   return v;
 }
-
-template <Mode MODE>
-inline constexpr bool factors_v = MODE == Mode::Potrf || MODE == Mode::Posv;
-template <Mode MODE>
-inline constexpr bool forward_v = MODE == Mode::Posv || MODE == Mode::Potrs || MODE == Mode::TrsvN;
-template <Mode MODE>
-inline constexpr bool backward_v = MODE == Mode::Posv || MODE == Mode::Potrs || MODE == Mode::TrsvT;
 
 // Column K of the right-looking factorization, then columns K+1.. . Written as
 // a compile-time recursion rather than a loop: nvcc stops unrolling large
@@ -148,18 +141,17 @@ struct FactorStep {
 //     only the triangle. With
 //     a_rs == 1 the rows are strided and cannot be row-staged; with one
 //     lane per matrix row staging copies a warp's rows of one row block at
-//     a time, a few elements each, and measured slower than this (H100,
-//     2026-11-27, PERFLOG).
+//     a time, a few elements each, and measured slower than this (H100).
 //   Otherwise each lane reads and writes its own rows (on LayoutLeft, where
 //     the batch index is fastest, those loads coalesce without help).
 enum class Whole { No, Columns, Rows };
 
-template <class T, int NP, int G, int WARPS, Mode MODE>
+template <class T, int NP, int G, int WARPS, Op OP>
 struct GroupShape {
   static constexpr int V = Vec16<T>::len;
   static constexpr int STRIDE = NP + V;  // per-group column buffer, shifted by 16 B to spread banks
   static constexpr int MPB = WARPS * 32 / G;
-  static constexpr bool kShared = factors_v<MODE> && G > 1;
+  static constexpr bool kShared = factors(OP) && G > 1;
   static constexpr std::size_t kColBytes = kShared ? 2 * MPB * STRIDE * sizeof(T) : 0;
   static constexpr std::size_t kLimit = 48 * 1024;
   static constexpr int SROW = NP + 1;  // staged row stride (odd: spreads the banks)
@@ -169,12 +161,12 @@ struct GroupShape {
   // group's own loads (four contiguous elements of a column) share their
   // sectors well enough, and staging whole was no better overall (H100,
   // float Upper on LayoutRight: 0.87 / 1.33 / 0.99x the time of the lanes'
-  // own loads at n = 12 / 13 / 16; PERFLOG, 2026-11-27).
+  // own loads at n = 12 / 13 / 16).
   static constexpr int WARP_WHOLE = (32 / G) * (NP * NP + 2 * G);
   static constexpr std::size_t kWholeBytes = WARPS * WARP_WHOLE * sizeof(T);
   static constexpr bool kWhole = NP >= 2 && G <= 2 && kWholeBytes + kColBytes <= kLimit;
 
-  static Whole whole(const Batch<T>& p) {
+  static Whole whole(const Problem<T>& p) {
     if (!kWhole || p.n < 2 || p.a_bs != std::int64_t(p.n) * p.n) return Whole::No;
     if (p.a_rs == 1 && p.a_cs == p.n) return Whole::Columns;
     if (G == 1 && p.a_rs == p.n && p.a_cs == 1) return Whole::Rows;
@@ -228,11 +220,11 @@ struct SmallDiv {
 // whole (GroupShape), a kernel of its own so that its registers do not
 // weigh on the others, with its buffer in dynamic shared memory
 // (GroupShape::kWholeBytes); with Whole::No rows are staged where a_cs == 1.
-template <class T, int NP, int G, int WARPS, Mode MODE, group_detail::Whole W>
+template <class T, int NP, int G, int WARPS, Op OP, group_detail::Whole W>
 __global__ void __launch_bounds__(WARPS * 32)
-    group_kernel(const Batch<T> p, const std::int64_t first) {
+    group_kernel(const Problem<T> p, const std::int64_t first) {
   using namespace group_detail;
-  using Shape = GroupShape<T, NP, G, WARPS, MODE>;
+  using Shape = GroupShape<T, NP, G, WARPS, OP>;
   static_assert(G == 1 || G == 2 || G == 4 || G == 8 || G == 16 || G == 32, "G: 1..32, power of 2");
   static_assert(NP % G == 0, "NP must be a multiple of G");
   constexpr int M = NP / G;  // row blocks per thread
@@ -348,18 +340,18 @@ __global__ void __launch_bounds__(WARPS * 32)
             : whole                ? own[i * wrs + c * wcs]
                                    : rowp[c * p.a_cs];
       r[m][c] = v;
-      if (c >= m * G && !factors_v<MODE>) diag = (i == c) ? v : diag;
+      if (c >= m * G && !factors(OP)) diag = (i == c) ? v : diag;
     }
-    if constexpr (!factors_v<MODE>) dinv[m] = T(1) / diag;
+    if constexpr (!factors(OP)) dinv[m] = T(1) / diag;
     if (Shape::kRows && rows) __syncwarp();
   }
 
   int fail = 0;  // first failing column, 1-based (uniform over the group)
   // The split posv's solve: a system whose factorization failed keeps B.
-  if constexpr (!factors_v<MODE>) {
+  if constexpr (!factors(OP)) {
     if (p.skip_failed && live && p.info[mat * p.info_s] != 0) fail = 1;
   }
-  if constexpr (factors_v<MODE>) {
+  if constexpr (factors(OP)) {
     T* const buf = colbuf + g * STRIDE;
     FactorStep<T, NP, G, MPB * STRIDE, 0>::run(r, dinv, buf, t, n, p.fast_math, fail);
 
@@ -425,7 +417,7 @@ __global__ void __launch_bounds__(WARPS * 32)
     }
   }
 
-  if constexpr (forward_v<MODE> || backward_v<MODE>) {
+  if constexpr (solves_forward(OP) || solves_backward(OP)) {
     // A failed posv leaves B as it was; the solve still runs (lockstep shuffles).
     const bool store = live && fail == 0;
     for (int q = 0; q < p.nrhs; ++q) {
@@ -436,7 +428,7 @@ __global__ void __launch_bounds__(WARPS * 32)
         const int i = t + m * G;
         y[m] = i < n ? Bq[std::int64_t(i) * p.b_rs] : T(0);
       }
-      if constexpr (forward_v<MODE>) {
+      if constexpr (solves_forward(OP)) {
         // L y = b, right-looking: y_k is final once rows above are applied.
 #pragma unroll
         for (int k = 0; k < NP; ++k) {
@@ -451,7 +443,7 @@ __global__ void __launch_bounds__(WARPS * 32)
           }
         }
       }
-      if constexpr (backward_v<MODE>) {
+      if constexpr (solves_backward(OP)) {
         // L^T x = y: x_k needs the finished x below it, summed over the group.
 #pragma unroll
         for (int k = NP - 1; k >= 0; --k) {
@@ -481,29 +473,29 @@ __global__ void __launch_bounds__(WARPS * 32)
 
 // Launches the kernel over the whole batch on `stream` (several launches when
 // the grid would exceed 2^30 blocks). The caller guarantees 1 <= n <= NP.
-template <class T, int NP, int G, int WARPS, Mode MODE>
-void launch_group(const Batch<T>& p, cudaStream_t stream) {
+template <class T, int NP, int G, int WARPS, Op OP>
+void launch_group(const Problem<T>& p, cudaStream_t stream) {
   constexpr std::int64_t mpb = WARPS * 32 / G;
-  using Shape = group_detail::GroupShape<T, NP, G, WARPS, MODE>;
+  using Shape = group_detail::GroupShape<T, NP, G, WARPS, OP>;
   using group_detail::Whole;
   const Whole whole = Shape::whole(p);
   launch_grids((p.batch + mpb - 1) / mpb, "group_kernel launch", [&](unsigned nb, std::int64_t b0) {
     constexpr std::size_t shm = Shape::kWholeBytes;
     if constexpr (Shape::kWhole) {
       if (whole == Whole::Columns) {
-        group_kernel<T, NP, G, WARPS, MODE, Whole::Columns>
+        group_kernel<T, NP, G, WARPS, OP, Whole::Columns>
             <<<nb, WARPS * 32, shm, stream>>>(p, b0 * mpb);
         return;
       }
       if constexpr (G == 1) {
         if (whole == Whole::Rows) {
-          group_kernel<T, NP, G, WARPS, MODE, Whole::Rows>
+          group_kernel<T, NP, G, WARPS, OP, Whole::Rows>
               <<<nb, WARPS * 32, shm, stream>>>(p, b0 * mpb);
           return;
         }
       }
     }
-    group_kernel<T, NP, G, WARPS, MODE, Whole::No><<<nb, WARPS * 32, 0, stream>>>(p, b0 * mpb);
+    group_kernel<T, NP, G, WARPS, OP, Whole::No><<<nb, WARPS * 32, 0, stream>>>(p, b0 * mpb);
   });
 }
 

@@ -7,14 +7,12 @@
 // reads whole 32-byte sectors. The kernels with a warp per system read 8
 // bytes of each sector and leave the rest to other warps (through L1 or L2),
 // and a block that holds a sector's systems in shared memory holds their
-// whole triangles, which caps occupancy (ncu,
-// perf_tests/results/h100-2026-11-25-ncu-potrs-left/). Here potrs reads L
+// whole triangles, which caps occupancy (Nsight Compute, H100). Here potrs reads L
 // twice, once per substitution: the triangles of the systems in flight
 // between the two are far more than L2 holds. The strided solve trades the
 // same way on LayoutRight. G > 1 is for batches too small to fill the GPU
 // with 32 systems per warp (10^4 systems are 313 warps for 132 SMs): on the
-// H100, G = 2-4 took 0.70-0.81x the time of G = 1 at n = 56-128
-// (perf_tests/results/h100-2026-11-25-lanesolve/).
+// H100, G = 2-4 took 0.70-0.81x the time of G = 1 at n = 56-128.
 //
 // Each substitution goes by blocks of R rows: R accumulators per right-hand
 // side, a run of R independent loads per column of L, lane g of the group
@@ -26,7 +24,7 @@
 #ifndef BATCHOL_CUDA_LANE_SOLVE_CUH
 #define BATCHOL_CUDA_LANE_SOLVE_CUH
 
-#include "Batchol_CudaBatch.cuh"
+#include "Batchol_CudaCommon.cuh"
 
 namespace batchol::cuda {
 namespace lane_detail {
@@ -165,11 +163,11 @@ __device__ void backward_block(const System<T, G>& s, int i0, unsigned mask) {
 // a group past the batch simply leaves. MINB blocks per SM bound the
 // registers: at 1 ptxas issues more of the loads ahead (up to ~250
 // registers), at 16 it keeps 128 and more warps run.
-template <class T, int NR, int R, int G, int MINB, Mode MODE>
+template <class T, int NR, int R, int G, int MINB, Op OP>
 __global__ void __launch_bounds__(32, MINB)
-    lane_solve_kernel(const Batch<T> p, const std::int64_t first) {
+    lane_solve_kernel(const Problem<T> p, const std::int64_t first) {
   using namespace lane_detail;
-  static_assert(MODE == Mode::Potrs || MODE == Mode::TrsvN || MODE == Mode::TrsvT,
+  static_assert(OP == Op::Potrs || OP == Op::TrsvN || OP == Op::TrsvT,
                 "solve-only modes: the factor is read, never written");
   static_assert(NR >= 1 && R >= 1 && G >= 1 && 32 % G == 0 && R % G == 0,
                 "a shape of the lane solve: G lanes per system, blocks of R rows, G | R");
@@ -192,11 +190,11 @@ __global__ void __launch_bounds__(32, MINB)
     for (int q = 0; q < NR; ++q)
       s.V(q, i) = q0 + q < p.nrhs ? B[i * p.b_rs + (q0 + q) * p.b_cs] : T(0);
   const int full = n / R * R;  // rows in whole blocks
-  if constexpr (MODE != Mode::TrsvT) {
+  if constexpr (OP != Op::TrsvT) {
     for (int i0 = 0; i0 < full; i0 += R) forward_block<R, NR, true>(s, i0, mask);
     if (full < n) forward_block<R, NR, false>(s, full, mask);
   }
-  if constexpr (MODE != Mode::TrsvN) {
+  if constexpr (OP != Op::TrsvN) {
     if (full < n) backward_block<R, NR, false>(s, full, mask);
     for (int i0 = full - R; i0 >= 0; i0 -= R) backward_block<R, NR, true>(s, i0, mask);
   }
@@ -216,13 +214,13 @@ std::size_t lane_solve_shared(int n) {
 // the grid would exceed 2^30 blocks): G lanes per system, NR right-hand
 // sides per lane, blocks of R rows, at least MINB blocks per SM. Any n the shared memory holds
 // (every n <= 128 at NR <= 4 in double).
-template <class T, int NR, int R, int G, int MINB, Mode MODE>
-void launch_lane_solve(const Batch<T>& p, cudaStream_t stream) {
+template <class T, int NR, int R, int G, int MINB, Op OP>
+void launch_lane_solve(const Problem<T>& p, cudaStream_t stream) {
   if (p.nrhs < 1 || p.batch < 1 || p.n < 1) return;
   constexpr int S = 32 / G;
   const std::int64_t blocks = (p.batch + S - 1) / S * rhs_groups<NR>(p.nrhs);
   const std::size_t shm = lane_solve_shared<T, NR, G>(p.n);
-  auto* kern = lane_solve_kernel<T, NR, R, G, MINB, MODE>;
+  auto* kern = lane_solve_kernel<T, NR, R, G, MINB, OP>;
   allow_shared(kern, shm, "lane_solve_kernel shared memory");
   launch_grids(blocks, "lane_solve_kernel launch",
                [&](unsigned nb, std::int64_t b0) { kern<<<nb, 32, shm, stream>>>(p, b0); });

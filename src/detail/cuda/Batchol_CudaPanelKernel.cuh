@@ -36,7 +36,7 @@
 #ifndef BATCHOL_CUDA_PANEL_KERNEL_CUH
 #define BATCHOL_CUDA_PANEL_KERNEL_CUH
 
-#include "Batchol_CudaBatch.cuh"
+#include "Batchol_CudaCommon.cuh"
 #include "Batchol_CudaFirstEvent.cuh"
 
 #include <algorithm>
@@ -270,7 +270,7 @@ struct PanelStep {
 // kernel does, so that neighbouring lanes read neighbouring matrices).
 template <class T, int BX, int BY, int NB, int KP, int MAXT, int MINB>
 __global__ void __launch_bounds__(MAXT, MINB)
-    panel_kernel(const Batch<T> p, const std::int64_t first, const int mpb) {
+    panel_kernel(const Problem<T> p, const std::int64_t first, const int mpb) {
   using namespace panel_detail;
   using Sh = Shape<BX, BY, NB, KP>;
   using S = Smem<T, Sh::NR, NB>;
@@ -330,7 +330,7 @@ inline constexpr int panel_maxt_v = NT >= 256 ? NT : 256;
 // Launches the kernel over the whole batch on `stream` with mpb matrices per
 // block (clamped to what MAXT allows). The caller guarantees 1 <= n <= NB*KP.
 template <class T, int BX, int BY, int NB, int KP, int MINB>
-void launch_panel(const Batch<T>& p, cudaStream_t stream, int mpb) {
+void launch_panel(const Problem<T>& p, cudaStream_t stream, int mpb) {
   using Sh = panel_detail::Shape<BX, BY, NB, KP>;
   constexpr int MAXT = panel_maxt_v<Sh::NT>;
   static_assert(Sh::NT % 32 == 0, "whole warps per matrix");

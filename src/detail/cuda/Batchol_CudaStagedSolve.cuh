@@ -6,8 +6,7 @@
 // global memory twice, once per substitution. With tens of thousands of
 // warps in flight the second read comes from DRAM again (ncu, H100, n = 100:
 // 1.9x the bytes needed), and neither capping the resident warps nor a
-// blocked forward substitution moved it
-// (perf_tests/results/h100-2026-11-23-stagedsolve/). Here a block of 128
+// blocked forward substitution moved it. Here a block of 128
 // threads copies the triangles of its 1, 2 or 4 systems (all four warps
 // copy), then warp w < mpb solves system w with WarpSolve's packed forms,
 // whose steps have compile-time indices. A system holds its shared memory
@@ -26,8 +25,7 @@
 //   (TMA) copy per row into rows padded to 16 bytes. The padding costs
 //   2-way (double) or 4-way (float) bank conflicts in the forward
 //   substitution's column reads, so the tables take it only where it wins:
-//   on sm_90 double LayoutRight with one right-hand side
-//   (perf_tests/results/h100-2026-11-24-panels/). With one system per block
+//   on sm_90 double LayoutRight with one right-hand side. With one system per block
 //   (MW != 3, with a forward substitution) the rows go by column panels of
 //   32, each on an mbarrier of its own, and the forward substitution starts
 //   once the first panel is there.
@@ -59,7 +57,7 @@ __host__ __device__ constexpr int staged_size(int n) {
 // Whether the rows of every factor of `p` can be copied by bulk copies: rows
 // contiguous, and every row's first element on 16 bytes.
 template <class T>
-bool staged_bulk_rows(const Batch<T>& p) {
+bool staged_bulk_rows(const Problem<T>& p) {
   return p.a_cs == 1 && (p.a_rs * sizeof(T)) % 16 == 0 && (p.a_bs * sizeof(T)) % 16 == 0 &&
          reinterpret_cast<std::uintptr_t>(p.a) % 16 == 0;
 }
@@ -164,10 +162,10 @@ inline constexpr int staged_min_blocks = MW <= 2          ? 12
                                          : !BULK          ? 8
                                                           : 1;
 
-template <class T, int MW, Mode MODE, bool BULK>
+template <class T, int MW, Op OP, bool BULK>
 __global__ void __launch_bounds__(staged_threads, (staged_min_blocks<T, MW, BULK>))
-    staged_solve_kernel(const Batch<T> p, const std::int64_t first, const int mpb) {
-  static_assert(MODE == Mode::Potrs || MODE == Mode::TrsvN || MODE == Mode::TrsvT,
+    staged_solve_kernel(const Problem<T> p, const std::int64_t first, const int mpb) {
+  static_assert(OP == Op::Potrs || OP == Op::TrsvN || OP == Op::TrsvT,
                 "solve-only modes: the factor is read, never written");
   constexpr int E = staged_row_align<T, BULK>;
   extern __shared__ __align__(16) unsigned char staged_bytes[];
@@ -182,7 +180,7 @@ __global__ void __launch_bounds__(staged_threads, (staged_min_blocks<T, MW, BULK
     __pipeline_memcpy_async(tri + sys * size + solve_detail::row_start<E>(r) + c,
                             p.a + (s0 + sys) * p.a_bs + r * p.a_rs + c * p.a_cs, sizeof(T));
   };
-  constexpr bool FWD = MODE != Mode::TrsvT, BWD = MODE != Mode::TrsvN;
+  constexpr bool FWD = OP != Op::TrsvT, BWD = OP != Op::TrsvN;
   // The split posv: a system whose factorization failed keeps B. Its warp
   // still waits for the copies (the block must not end with copies into
   // its shared memory in flight).
@@ -203,8 +201,7 @@ __global__ void __launch_bounds__(staged_threads, (staged_min_blocks<T, MW, BULK
     // Why bulk copies: with element copies (8 or 4 bytes each, through L1)
     // a block's copy took three times as long in the whole kernel as alone,
     // and the memory ran at half its rate; bulk copies took double n = 100
-    // from 27.0 to 24.3 ns per system (H100, batch 10^4,
-    // perf_tests/results/h100-2026-11-24-interference/probe/fullforms.cu).
+    // from 27.0 to 24.3 ns per system (H100, batch 10^4).
     // Why panels: a system holds its shared memory from its copy to its
     // last step, and shared memory bounds the systems in flight per SM.
     __shared__ __align__(8) unsigned long long bars[4];  // n <= 128
@@ -336,18 +333,18 @@ int staged_solve_mpb(int n, int mpb) {
   return std::max(1, std::min({mpb, fit, 4}));
 }
 
-// MODE over the whole batch on `stream` (n <= 32 MW), mpb (1 to 4) systems
+// OP over the whole batch on `stream` (n <= 32 MW), mpb (1 to 4) systems
 // per block; `bulk`: by bulk copies where staged_bulk_rows allows them (and
 // the device is sm_90 or later), else element copies.
-template <class T, int MW, Mode MODE>
-void launch_staged_solve(const Batch<T>& p, cudaStream_t stream, int mpb, bool bulk = false) {
+template <class T, int MW, Op OP>
+void launch_staged_solve(const Problem<T>& p, cudaStream_t stream, int mpb, bool bulk = false) {
   if (p.batch < 1 || p.nrhs < 1) return;
   const auto launch = [&](auto bulk_c) {
     constexpr bool B = decltype(bulk_c)::value;
     const int m = staged_solve_mpb<T, B>(p.n, mpb);
     const std::size_t shm =
         (std::size_t(m) * staged_size<T, B>(p.n) + solve_detail::packed_slack) * sizeof(T);
-    auto* kern = &staged_solve_kernel<T, MW, MODE, B>;
+    auto* kern = &staged_solve_kernel<T, MW, OP, B>;
     allow_shared(kern, shm, "staged_solve_kernel shared memory");
     launch_grids((p.batch + m - 1) / m, "staged_solve_kernel launch",
                  [&](unsigned nb, std::int64_t b0) {

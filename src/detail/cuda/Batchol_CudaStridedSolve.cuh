@@ -129,14 +129,14 @@ inline constexpr int strided_solve_warps = 4;  // warps per block
 // columns, and the warps of one system run side by side, so their reads of L
 // after the first come from the caches (one warp looping over the columns
 // would re-read L from memory nrhs / NR times in sequence).
-template <class T, int MW, int U, int NR, Mode MODE>
+template <class T, int MW, int U, int NR, Op OP>
 __global__ void __launch_bounds__(strided_solve_warps * 32)
-    strided_solve_kernel(const Batch<T> p, const std::int64_t first) {
+    strided_solve_kernel(const Problem<T> p, const std::int64_t first) {
   using namespace strided_detail;
-  static_assert(MODE == Mode::Potrs || MODE == Mode::TrsvN || MODE == Mode::TrsvT,
+  static_assert(OP == Op::Potrs || OP == Op::TrsvN || OP == Op::TrsvT,
                 "solve-only modes: the factor is read, never written");
-  constexpr bool kForward = MODE != Mode::TrsvT;
-  constexpr bool kBackward = MODE != Mode::TrsvN;
+  constexpr bool kForward = OP != Op::TrsvT;
+  constexpr bool kBackward = OP != Op::TrsvN;
   const int lane = threadIdx.x % 32;
   const std::int64_t w = first + std::int64_t(blockIdx.x) * strided_solve_warps + threadIdx.x / 32;
   const std::int64_t g = rhs_groups<NR>(p.nrhs);
@@ -190,13 +190,13 @@ __global__ void __launch_bounds__(strided_solve_warps * 32)
 // sides per warp. The caller guarantees n <= 32 MW. (batch * ceil(nrhs / NR)
 // warps: the public layer bounds batch by the View's extent and nrhs by an
 // int, so the product fits 64 bits.)
-template <class T, int MW, Mode MODE, int U, int NR>
-void launch_strided_solve(const Batch<T>& p, cudaStream_t stream) {
+template <class T, int MW, Op OP, int U, int NR>
+void launch_strided_solve(const Problem<T>& p, cudaStream_t stream) {
   if (p.nrhs < 1) return;
   const std::int64_t warps = p.batch * rhs_groups<NR>(p.nrhs);
   const std::int64_t blocks = (warps + strided_solve_warps - 1) / strided_solve_warps;
   launch_grids(blocks, "strided_solve_kernel launch", [&](unsigned nb, std::int64_t b0) {
-    strided_solve_kernel<T, MW, U, NR, MODE>
+    strided_solve_kernel<T, MW, U, NR, OP>
         <<<nb, strided_solve_warps * 32, 0, stream>>>(p, b0 * strided_solve_warps);
   });
 }

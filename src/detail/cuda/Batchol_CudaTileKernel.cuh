@@ -32,11 +32,11 @@
 // factorization leaves it, in the register tiles, tile by tile
 // (tile_detail::RegSolve): no copy of L, no warp-solve code. The tuning
 // tool times it as the `POSV=reg` twin of every tile candidate; no row of
-// the sm_90 table takes it yet (perf_tests/PERFLOG.md, 2026-11-23).
+// the sm_90 table takes it yet.
 #ifndef BATCHOL_CUDA_TILE_KERNEL_CUH
 #define BATCHOL_CUDA_TILE_KERNEL_CUH
 
-#include "Batchol_CudaBatch.cuh"
+#include "Batchol_CudaCommon.cuh"
 #include "Batchol_CudaFirstEvent.cuh"
 #include "Batchol_CudaWarpSolve.cuh"
 
@@ -70,7 +70,7 @@ struct Smem {
   // step loop (NP >= 72) compiled to 27-80 more registers per thread (ptxas,
   // CUDA 13.0: double NP = 88 227 -> 200, NP = 96 and 104 spilling at 255 ->
   // 222 and 245; float NP = 88 / 104 / 112 185 / 225 / 240 -> 114 / 146 /
-  // 167), i.e. fewer matrices per SM (perf_tests/PERFLOG.md, 2026-11-24).
+  // 167), i.e. fewer matrices per SM.
   __device__ static T* column(T* sh, int K) { return sh + (K & 1) * NP; }
 };
 
@@ -237,10 +237,10 @@ struct RegSolve {
   }
 };
 
-// The shared memory of tile_kernel<T, B, M, ..., MODE, REG> (the kernel and
+// The shared memory of tile_kernel<T, B, M, ..., OP, REG> (the kernel and
 // its launcher both read it).
-template <class T, int B, int M, Mode MODE, bool REG>
-using TileSmem = Smem<T, B * M, MODE == Mode::Posv && !REG, REG ? RegSolve<T, B, M>::kSize : 0>;
+template <class T, int B, int M, Op OP, bool REG>
+using TileSmem = Smem<T, B * M, OP == Op::Posv && !REG, REG ? RegSolve<T, B, M>::kSize : 0>;
 
 }  // namespace tile_detail
 
@@ -251,15 +251,15 @@ using TileSmem = Smem<T, B * M, MODE == Mode::Posv && !REG, REG ? RegSolve<T, B,
 // mpb matrices per block at run time: with the batch index fastest (a_bs == 1,
 // LayoutLeft) a warp's lanes take neighbouring matrices, so each load fills
 // more of a 32-byte sector.
-template <class T, int B, int M, int MAXT, int MINB, Mode MODE, bool REG = false>
+template <class T, int B, int M, int MAXT, int MINB, Op OP, bool REG = false>
 __global__ void __launch_bounds__(MAXT, MINB)
-    tile_kernel(const Batch<T> p, const std::int64_t first, const int mpb) {
+    tile_kernel(const Problem<T> p, const std::int64_t first, const int mpb) {
   using namespace tile_detail;
-  static_assert(MODE == Mode::Potrf || MODE == Mode::Posv, "tile_kernel factors");
-  static_assert(!REG || MODE == Mode::Posv, "REG: posv from the register tiles");
+  static_assert(OP == Op::Potrf || OP == Op::Posv, "tile_kernel factors");
+  static_assert(!REG || OP == Op::Posv, "REG: posv from the register tiles");
   constexpr int NP = B * M, NT = B * B;
-  constexpr bool kSolve = MODE == Mode::Posv && !REG;
-  using S = TileSmem<T, B, M, MODE, REG>;
+  constexpr bool kSolve = OP == Op::Posv && !REG;
+  using S = TileSmem<T, B, M, OP, REG>;
   extern __shared__ __align__(16) unsigned char tile_smem[];
 
   const bool inter = mpb > 1 && p.a_bs == 1;
@@ -402,8 +402,8 @@ inline constexpr int tile_maxt_v = B* B >= 256 ? B* B : 256;
 // Launches the kernel over the whole batch on `stream` with mpb matrices per
 // block (clamped to what MAXT allows); registers capped at 64K / (MINB*MAXT).
 // The caller guarantees 1 <= n <= B*M.
-template <class T, int B, int M, int MINB, Mode MODE, bool REG = false>
-void launch_tile(const Batch<T>& p, cudaStream_t stream, int mpb) {
+template <class T, int B, int M, int MINB, Op OP, bool REG = false>
+void launch_tile(const Problem<T>& p, cudaStream_t stream, int mpb) {
   constexpr int NT = B * B;
   constexpr int MAXT = tile_maxt_v<B>;
   static_assert(NT % 32 == 0 || 32 % NT == 0, "B*B must tile warps");
@@ -411,9 +411,9 @@ void launch_tile(const Batch<T>& p, cudaStream_t stream, int mpb) {
   // REG: the first B threads of a matrix share a warp also when interleaved.
   if constexpr (REG) mpb = std::min(mpb, std::max(1, 32 / B));
   if (mpb * NT < 32) mpb = 32 / NT;  // whole warps: shuffles in the solve need them
-  using S = tile_detail::TileSmem<T, B, M, MODE, REG>;
+  using S = tile_detail::TileSmem<T, B, M, OP, REG>;
   const std::size_t shm = S::bytes(mpb);
-  auto* kern = &tile_kernel<T, B, M, MAXT, MINB, MODE, REG>;
+  auto* kern = &tile_kernel<T, B, M, MAXT, MINB, OP, REG>;
   allow_shared(kern, shm, "tile_kernel shared memory");
   launch_grids((p.batch + mpb - 1) / mpb, "tile_kernel launch", [&](unsigned nb, std::int64_t b0) {
     kern<<<nb, mpb * NT, shm, stream>>>(p, b0 * mpb, mpb);

@@ -12,7 +12,7 @@
 #ifndef BATCHOL_CUDA_WARP_SOLVE_CUH
 #define BATCHOL_CUDA_WARP_SOLVE_CUH
 
-#include "Batchol_CudaBatch.cuh"
+#include "Batchol_CudaCommon.cuh"
 
 #include <type_traits>
 
@@ -192,8 +192,8 @@ struct WarpSolve {
   //   instructions win. The step reads its own L, shuffles y_k scaled by
   //   1/L(k,k), and rows it must not touch keep their value by a predicate;
   //   the block's rows are scaled once at its end.
-  //   (The MW >= 3 form measured up to 9 % slower at n = 40-48, -1 to 9 %:
-  //   perf_tests/results/h100-2026-11-24-interference/.)
+  //   (The MW >= 3 form measured up to 9 % slower at n = 40-48, -1 to 9 %,
+  //   on the H100.)
   // - MW >= 3: shared memory leaves a few warps per SM, so each warp's chain
   //   sets the time (forward_blocked, backward_blocked below).
   // Neither multiplies a row it must leave by zero, so an Inf or NaN element
@@ -305,7 +305,7 @@ struct WarpSolve {
   // comes (`done`), so that no predicate sits on the chain: its y is never
   // read again. H100, double n = 100, one warp alone: 112 -> 79 cycles per
   // forward step with B = 1 (the bare chain of multiply, shuffle and FMA
-  // takes 43; perf_tests/results/h100-2026-11-24-interference/).
+  // takes 43).
   // With B > 1 the B values of a block's chain reach every lane by B
   // independent shuffles, and every lane finishes them itself from the
   // block's diagonal part of L, which it gets by shuffles too (lane s holds
@@ -315,8 +315,8 @@ struct WarpSolve {
   // the same operations in the same order as with B = 1: the results are
   // the same bit for bit. What it saves is less than the shuffles' latency
   // suggested (H100, double n = 100, one warp alone: 101 -> 86 cycles per
-  // step with B = 2; instruction fetch and the FMAs' latency are the rest,
-  // perf_tests/results/h100-2026-11-24-blocked/), so only the staged
+  // step with B = 2; instruction fetch and the FMAs' latency are the rest),
+  // so only the staged
   // kernels at MW = 4 take it (Batchol_CudaStagedSolve.cuh).
   template <int E, int B, class Wait>
   __device__ static void forward_blocked(const T* tri, int n, int lane, T (&dl)[MW], T (&y)[MW],

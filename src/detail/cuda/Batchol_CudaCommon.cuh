@@ -1,8 +1,15 @@
-// Plain-CUDA view of one batched call: pointers and 64-bit strides, no Kokkos.
-// The kernels in src/detail/cuda/ read only this, so CI can compile them with nvcc
-// alone and the tuning tool can drive them without Kokkos.
-#ifndef BATCHOL_CUDA_BATCH_CUH
-#define BATCHOL_CUDA_BATCH_CUH
+// What every Cuda kernel and launcher shares: the operation vocabulary and the
+// problem description of the whole library (Batchol_Op.hpp,
+// Batchol_Problem.hpp), the pivot arithmetic, and the checked launch helpers.
+// Plain CUDA C++ without Kokkos, so that the compile check
+// (unit_tests/cuda/compile_check.cu) and the tuning tool (tools/tuning/)
+// build the kernels with nvcc alone.
+#ifndef BATCHOL_CUDA_COMMON_CUH
+#define BATCHOL_CUDA_COMMON_CUH
+
+#include "../Batchol_BuildOptions.hpp"
+#include "../Batchol_Op.hpp"
+#include "../Batchol_Problem.hpp"
 
 #include <cuda_runtime.h>
 
@@ -13,42 +20,14 @@
 #include <stdexcept>
 #include <string>
 
-// Largest order the Cuda path's tables instantiate kernels for (every row
-// is an unrolled kernel); larger n take the Generic path.
-#ifndef BATCHOL_CUDA_MAX_N
-#define BATCHOL_CUDA_MAX_N 128
-#endif
-
 namespace batchol::cuda {
 
-// What one kernel launch computes. Potrs/TrsvN/TrsvT read the factor only.
-enum class Mode { Potrf, Posv, Potrs, TrsvN, TrsvT };
-
-// How posv solves after the tile or panel kernel (a table row's choice):
-// inside the tile kernel, on a packed copy of the factor in shared memory
-// (Shared), or as a second launch, the strided warp solve, which reads the
-// stored factor back from memory (Split), or inside the tile kernel from
-// the factor in its register tiles, tile by tile (Registers:
-// tile_detail::RegSolve).
-enum class PosvSolve { Shared, Split, Registers };
-
-template <class T>
-struct Batch {
-  std::int64_t batch = 0;
-  int n = 0;
-  T* a = nullptr;  // lower triangle: matrix i at a + i*a_bs, (r,c) at r*a_rs + c*a_cs
-  std::int64_t a_bs = 0, a_rs = 0, a_cs = 0;
-  T* b = nullptr;  // n x nrhs right-hand sides: matrix i at b + i*b_bs
-  std::int64_t b_bs = 0, b_rs = 0, b_cs = 0;
-  int nrhs = 0;
-  int* info = nullptr;
-  std::int64_t info_s = 0;
-  bool mirror = false;     // also write the factor into the strict upper triangle
-  bool fast_math = false;  // Options::fast_math: pivot roots from rsqrt (pivot_roots)
-  // Solves only (posv split into potrf and a solve): a system whose info is
-  // nonzero keeps its right-hand sides. Otherwise solves never read info.
-  bool skip_failed = false;
-};
+using detail::factors;
+using detail::has_rhs;
+using detail::Op;
+using detail::Problem;
+using detail::solves_backward;
+using detail::solves_forward;
 
 // Same test as the reference kernels: rejects <= 0, NaN and +Inf. With
 // Options::fast_math (`fast`, uniform over the launch) subnormal pivots are

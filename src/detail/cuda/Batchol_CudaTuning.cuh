@@ -1,0 +1,251 @@
+// The Cuda path's choices, in one place: which kernel serves each operation,
+// order, precision and layout (the kernel tables), and which table serves a
+// call (the device's architecture, the number of right-hand sides, the size
+// of the batch). On sm_90 (H100/H200) the tables are the ones the tuning tool
+// wrote (Batchol_CudaTable_sm90.inc, from the candidates' timings;
+// docs/tuning.md says how they are regenerated); every other architecture
+// gets the robust defaults below. Each row names a kernel instantiation:
+// another kernel shape for some orders is another row, another size class
+// another table and its test in launch_solve or launch_tuned. How a table is
+// read is Batchol_CudaRows.cuh's business.
+//
+// Each row is an unrolled kernel, so every row costs compile time in the
+// translation unit that compiles the Cuda path: BATCHOL_CUDA_MAX_N (default
+// 128) trims the tables, and larger n take the Generic path
+// (Batchol_Dispatch.hpp).
+#ifndef BATCHOL_CUDA_TUNING_CUH
+#define BATCHOL_CUDA_TUNING_CUH
+
+#include "Batchol_CudaRows.cuh"
+
+#include <array>
+#include <cstddef>
+
+namespace batchol::cuda {
+
+// The order every table ends at (valid_table checks it).
+inline constexpr int table_max_n = 128;
+
+// The largest order the Cuda path has a kernel for in this build.
+inline constexpr int max_n = BATCHOL_CUDA_MAX_N < table_max_n ? BATCHOL_CUDA_MAX_N : table_max_n;
+
+// Whether the tables have a kernel for order n (none for n = 0: an empty
+// matrix needs no kernel, only its info, which the Generic path writes).
+inline bool has_kernel(int n) {
+  return n >= 1 && n <= max_n;
+}
+
+// ---- the factorization tables: potrf and posv ----------------------------------
+
+#include "Batchol_CudaTable_sm90.inc"
+
+// Other architectures: one shape that serves every order reasonably, as the
+// paper's 16x4 block does for its kernel (Kurzak et al. 6.1): a thread per
+// matrix up to n = 8 and groups of lanes up to 32 (registers hold the
+// triangle), then the tile kernel with 8 x 8 threads padded to a multiple of
+// 8, one matrix per block on LayoutRight and 4 on LayoutLeft (fuller 32-byte
+// sectors), registers capped at 128 (MINB = 2) up to NP = 64 in double and 80
+// in float; in double above 104, 16 x 16 threads, as 8 x 8 would need more
+// than 255 registers per thread. On the H100 its potrf was within 1.25x of
+// the sm_90 table's from n = 48 on and 1.8x at 40; at 25-32 the group of 16
+// lanes was within 1.6x (posv 1.9x) where the sm_90 table takes 4 x 4 tiles
+// or other groups.
+// The paper's own default, its panel kernel with a 16 x 4 block, measured
+// less robust here: with NB = 16 it was 1.0-2.1x the fastest candidate's
+// potrf at n = 28-128 (batch 10^4, both precisions and layouts), these rows
+// 1.0-1.8x.
+// posv solves inside the tile kernel from a shared copy of the factor up to
+// n = 64 (48 on LayoutRight) and as a second launch above, as the H100 table
+// did before the tool chose per row.
+template <std::size_t N>
+constexpr std::array<FactorEntry, N> default_rows(bool dbl, bool left) {
+  std::array<FactorEntry, N> r{};
+  std::size_t i = 0;
+  for (int n = 1; n <= 8; ++n) r[i++] = {n, Kernel::Group, n, 1, 4, 0, 0, 0};
+  r[i++] = {12, Kernel::Group, 12, 4, 4, 0, 0, 0};
+  r[i++] = {16, Kernel::Group, 16, 4, 4, 0, 0, 0};
+  r[i++] = {24, Kernel::Group, 24, 8, 4, 0, 0, 0};
+  r[i++] = {32, Kernel::Group, 32, 16, 4, 0, 0, 0};
+  for (int np = 40; np <= 128; np += 8) {
+    FactorEntry e{np, Kernel::Tile, np, 8, 0, np <= (dbl ? 64 : 80) ? 2 : 1, 1, 1};
+    if (dbl && np > 104) {
+      if (np % 16 != 0) continue;
+      e.lanes = 16;
+      e.minb = 2;
+    } else if (left) {
+      e.mpb = e.posv_mpb = 4;
+    }
+    if (np > (left ? 64 : 48)) e.posv = PosvSolve::Split;
+    r[i++] = e;
+  }
+  return r;
+}
+struct DefaultTable {
+  static constexpr auto double_right = default_rows<23>(true, false);
+  static constexpr auto double_left = default_rows<23>(true, true);
+  static constexpr auto float_right = default_rows<24>(false, false);
+  static constexpr auto float_left = default_rows<24>(false, true);
+};
+
+// ---- the solve tables: potrs and trsv -------------------------------------------
+
+// The solve tables of other architectures: the choices the tuning sweep made
+// on the H100 before the tool wrote solve rows (tools/tuning/tune_solve.cu
+// against the group kernels). The group kernel holds the factor in
+// registers: a thread per matrix to n = 8 (on LayoutRight two lanes at n = 7,
+// 8, and 6 in double, each with half the triangle), then groups of lanes,
+// rows cyclic over the group. The strided warp solve reads L where it lies:
+// in double from n = 33 on LayoutRight and 49 on LayoutLeft; in float on
+// LayoutRight from 49 (33 with several right-hand sides), on LayoutLeft only
+// above 64 and, with several right-hand sides, at 49-56. One right-hand
+// side: 4 steps of L read ahead; several: 4 per warp, 2 steps ahead.
+// LayoutLeft with one right-hand side runs the lane solve above 64 instead
+// (4 lanes per system, blocks of 8 rows, at least 16 blocks per SM: the
+// shape the sm_90 table takes most often there; it reads whole sectors on
+// any architecture).
+struct RowList {
+  std::array<FactorEntry, 32> r{};
+  std::size_t size = 0;
+  constexpr void group(int n_hi, int lanes, int warps = 4) {
+    r[size++] = {n_hi, Kernel::Group, n_hi, lanes, warps, 0, 0, 0};
+  }
+  constexpr void strided(int n_hi, bool many) {
+    FactorEntry e{n_hi, Kernel::Strided, (n_hi + 31) / 32 * 32, 32, 4, 0, 0, 0};
+    e.ahead = many ? 2 : 4;
+    e.nr = many ? 4 : 1;
+    r[size++] = e;
+  }
+  constexpr void lane(int n_hi, int lanes) {
+    FactorEntry e{n_hi, Kernel::Lane, 128, lanes, 1, 16, 0, 0};
+    e.nb = 8;
+    e.nr = 1;
+    r[size++] = e;
+  }
+};
+constexpr RowList default_solve_list(bool dbl, bool left, bool many) {
+  RowList l;
+  const int single = left ? 8 : dbl ? 5 : 6;
+  for (int n = 1; n <= single; ++n) l.group(n, 1);
+  if (!left) l.group(8, 2);
+  l.group(12, 4);
+  l.group(16, 4);
+  l.group(24, 8);
+  l.group(32, left ? 8 : 16);
+  // Group rows above 32 up to `to`, then the strided solve.
+  const int to = dbl ? (left ? 48 : 32) : left ? (many ? 48 : 64) : (many ? 32 : 48);
+  if (to >= 48) l.group(48, 16);
+  if (to == 64) l.group(64, 16);
+  if (to < 64) {
+    if (to < 48) l.strided(48, many);
+    if (!dbl && left && many) {  // groups again at 57-64
+      l.strided(56, many);
+      l.group(64, 16);
+    } else {
+      l.strided(64, many);
+    }
+  }
+  if (left && !many) {
+    l.lane(128, 4);
+  } else {
+    l.strided(96, many);
+    l.strided(128, many);
+  }
+  return l;
+}
+template <bool DBL, bool LEFT, bool MANY>
+constexpr auto default_solve_rows() {
+  constexpr RowList l = default_solve_list(DBL, LEFT, MANY);
+  std::array<FactorEntry, l.size> a{};
+  for (std::size_t i = 0; i < l.size; ++i) a[i] = l.r[i];
+  return a;
+}
+template <bool MANY>
+struct DefaultSolveTable {
+  static constexpr auto double_left = default_solve_rows<true, true, MANY>();
+  static constexpr auto double_right = default_solve_rows<true, false, MANY>();
+  static constexpr auto float_left = default_solve_rows<false, true, MANY>();
+  static constexpr auto float_right = default_solve_rows<false, false, MANY>();
+};
+
+static_assert(valid_table_set<Sm90Table>(table_max_n) &&
+              valid_table_set<DefaultTable>(table_max_n));
+static_assert(valid_table_set<DefaultSolveTable<false>>(table_max_n) &&
+              valid_table_set<DefaultSolveTable<true>>(table_max_n) &&
+              valid_table_set<Sm90SolveOne>(table_max_n) &&
+              valid_table_set<Sm90SolveMany>(table_max_n) &&
+              valid_table_set<Sm90SolveTrsv>(table_max_n) &&
+              valid_table_set<Sm90SolveOneBig>(table_max_n) &&
+              valid_table_set<Sm90SolveManyBig>(table_max_n) &&
+              valid_table_set<Sm90SolveTrsvBig>(table_max_n));
+
+// ---- which table serves a call --------------------------------------------------
+
+// Whether the current device runs the sm_90 tables (compute capability 9.x).
+inline bool device_is_sm90() {
+  return current_device().major == 9;
+}
+
+// Whether the sm_90 solve tables' ...Big rows serve this batch. Those rows
+// were chosen at the tuning sweep's large batch (>= 256 MB of A), the others
+// at its batch of 10^4; a batch takes the ...Big rows when it is nearer the
+// large one in log scale: batch^2 n^2 sizeof(T) >= 10^4 * 256 MB. Where a
+// kernel needs many systems to fill the GPU (the lane solve at n = 24-40:
+// 0.15 waves at batch 10^4) the two batches prefer different kernels (H100).
+template <class T>
+bool large_solve_batch(const Problem<T>& p) {
+  const double b = double(p.batch) * double(p.n);
+  return b * b * double(sizeof(T)) >= 1e4 * double(std::size_t(256) << 20);
+}
+
+// The solves through the default solve rows (other architectures than
+// sm_90): trsv shares the one-right-hand-side rows.
+template <Op OP, class T>
+Launch launch_default_solve(const Problem<T>& p, cudaStream_t stream) {
+  if constexpr (OP == Op::TrsvN || OP == Op::TrsvT)
+    return launch_table<OP, T, DefaultSolveTable<false>>(p, stream);
+  else
+    return p.nrhs > 1 ? launch_table<OP, T, DefaultSolveTable<true>>(p, stream)
+                      : launch_table<OP, T, DefaultSolveTable<false>>(p, stream);
+}
+
+// The solves through the solve tables of the current device's architecture:
+// potrs through the table for one or for several right-hand sides, trsv
+// through its own on sm_90 (timed for trsv, which reads L once where potrs
+// reads it twice, so the two can prefer different kernels) and through the
+// one-right-hand-side rows elsewhere; on sm_90 each in its ...Big form for
+// large batches (large_solve_batch).
+template <Op OP, class T>
+Launch launch_solve(const Problem<T>& p, cudaStream_t stream) {
+  if (!device_is_sm90()) return launch_default_solve<OP>(p, stream);
+  const bool big = large_solve_batch(p);
+  if constexpr (OP == Op::TrsvN || OP == Op::TrsvT) {
+    return big ? launch_table<OP, T, Sm90SolveTrsvBig>(p, stream)
+               : launch_table<OP, T, Sm90SolveTrsv>(p, stream);
+  } else if (p.nrhs > 1) {
+    return big ? launch_table<OP, T, Sm90SolveManyBig>(p, stream)
+               : launch_table<OP, T, Sm90SolveMany>(p, stream);
+  } else {
+    return big ? launch_table<OP, T, Sm90SolveOneBig>(p, stream)
+               : launch_table<OP, T, Sm90SolveOne>(p, stream);
+  }
+}
+
+// Operation OP on `stream` with the kernel the tables name for p: the
+// factorizations through the factorization table of the device's
+// architecture, the solves through launch_solve. A posv whose row splits it
+// launches the factorization only (Launch::SolveNext: cuda::run then
+// solves). One compiled entry per operation and precision
+// (Batchol_CudaRun.cuh).
+template <Op OP, class T>
+Launch launch_tuned(const Problem<T>& p, cudaStream_t stream) {
+  if constexpr (factors(OP)) {
+    return device_is_sm90() ? launch_table<OP, T, Sm90Table>(p, stream)
+                            : launch_table<OP, T, DefaultTable>(p, stream);
+  } else {
+    return launch_solve<OP>(p, stream);
+  }
+}
+
+}  // namespace batchol::cuda
+
+#endif
