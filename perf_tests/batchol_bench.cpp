@@ -87,6 +87,9 @@ int main(int argc, char** argv) {
 #if defined(BATCHOL_BENCH_RUN_CUDA_LIBS)
       cuda::release();
 #endif
+#if defined(BATCHOL_BENCH_RUN_CUSOLVERDX)
+      cusolverdx::release();
+#endif
       if (st.wrong_results) {
         std::fprintf(stderr, "batchol_bench: %d series failed (wrong result or failing call)\n",
                      st.wrong_results);

@@ -39,6 +39,10 @@ class Impl {
 
   // What a potrf leaves in A.
   virtual FactorKind factor_kind() const { return FactorKind::CholLower; }
+
+  // The series' label, e.g. the configuration an implementation chose for
+  // the case in prepare(); empty: none.
+  virtual std::string label(const Case& /*c*/) const { return {}; }
 };
 
 template <class T, class Layout>

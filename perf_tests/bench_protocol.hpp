@@ -164,6 +164,7 @@ void run_series(benchmark::State& st, const Case& c, const Impl<T, Layout>& impl
   // Plain values (not Google Benchmark rates) so that they read the same on
   // the console and in the JSON; the median over repetitions is taken of them.
   if (iterations == 0 || total <= 0) return;
+  if (const std::string label = impl.label(c); !label.empty()) st.SetLabel(label);
   const double per_call = total / double(iterations);
   const double batch = static_cast<double>(c.batch);
   const double bytes = batch * min_bytes_per_matrix(c, sizeof(T));

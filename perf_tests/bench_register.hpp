@@ -21,6 +21,10 @@
 #define BATCHOL_BENCH_RUN_CUDA_LIBS 1
 #include <comp_cuda.hpp>
 #endif
+#if defined(BATCHOL_BENCH_HAVE_CUSOLVERDX) && defined(KOKKOS_ENABLE_CUDA)
+#define BATCHOL_BENCH_RUN_CUSOLVERDX 1
+#include <comp_cusolverdx.hpp>
+#endif
 
 #include <string>
 #include <vector>
@@ -59,6 +63,9 @@ ImplList<T, Layout> implementations() {
   using K = typename CudaLibImpl<T, Layout>::Kind;
   for (const auto k : {K::Cusolver, K::CusolverUpper, K::Trsm, K::Getrf})
     list.push_back(std::make_shared<CudaLibImpl<T, Layout>>(k));
+#endif
+#if defined(BATCHOL_BENCH_RUN_CUSOLVERDX)
+  list.push_back(std::make_shared<CusolverDxImpl<T, Layout>>());
 #endif
   return list;
 }
@@ -165,6 +172,9 @@ inline std::string competitors() {
 #endif
 #if defined(BATCHOL_BENCH_RUN_CUDA_LIBS)
   s += ", cusolver, cusolver_upper, cublas_trsm, cublas_getrf";
+#endif
+#if defined(BATCHOL_BENCH_RUN_CUSOLVERDX)
+  s += ", cusolverdx";
 #endif
   return s;
 }
