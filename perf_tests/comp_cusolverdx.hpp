@@ -13,8 +13,8 @@
 // array at 32..256 threads per block; Block execution with the BlockDim and
 // BatchesPerBlock cuSolverDx suggests, twice the batches, twice the threads)
 // runs on the case's own data with the harness' protocol (fresh input pushed
-// out of cache, median of 3); the fastest one is the `cusolverdx` series and
-// is named in its label.
+// out of cache, median of 3); the fastest one whose result passes a spot
+// check is the `cusolverdx` series and is named in its label.
 #ifndef BATCHOL_BENCH_COMP_CUSOLVERDX_HPP
 #define BATCHOL_BENCH_COMP_CUSOLVERDX_HPP
 
@@ -22,6 +22,8 @@
 #include <bench_ring.hpp>
 #include <cusolverdx/dx_driver.hpp>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
@@ -29,6 +31,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bench {
@@ -97,6 +100,7 @@ struct Choice {
   const batchol_dx::Candidate* candidate = nullptr;
   double seconds = 0;
   std::size_t tried = 0;
+  std::string rejected;  // faster configurations that gave wrong results
 };
 
 }  // namespace cusolverdx
@@ -123,24 +127,40 @@ class CusolverDxImpl final : public Impl<T, Layout> {
     const std::size_t evict =
         settings().evict_bytes ? settings().evict_bytes : 2 * last_level_cache_bytes();
     Ring<T, Layout> ring(c, pristine, evict);
-    cusolverdx::Choice best;
-    best.seconds = std::numeric_limits<double>::infinity();
+    std::vector<std::pair<double, const batchol_dx::Candidate*>> timed;
     std::string failures;
     for (const auto& cand : loaded.candidates) {
       try {
         const double t =
             ring.median_seconds(3, [&](const Slot<T, Layout>& s) { launch(exec, c, cand, s); });
-        ++best.tried;
-        if (t < best.seconds) {
-          best.seconds = t;
-          best.candidate = &cand;
-        }
+        timed.emplace_back(t, &cand);
       } catch (const std::runtime_error& e) {  // a launch the device refuses
         failures += std::string(failures.empty() ? "" : "; ") + cand.kernel.name + ": " + e.what();
       }
     }
+    // The fastest whose result is right (a spot check of a few matrices; the
+    // harness checks the chosen one fully).
+    std::stable_sort(timed.begin(), timed.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    cusolverdx::Choice best;
+    best.tried = timed.size();
+    for (const auto& [t, cand] : timed) {
+      const auto& s = ring.take();
+      launch(exec, c, *cand, s);
+      exec.fence();
+      const CheckResult r = check_result(d, s, FactorKind::CholLower, 1e7);
+      if (r.ok()) {
+        best.candidate = cand;
+        best.seconds = t;
+        break;
+      }
+      best.rejected += std::string(best.rejected.empty() ? "" : ", ") + cand->kernel.name;
+      std::fprintf(stderr, "batchol_bench: cuSolverDx %s (%s): %s\n", cand->kernel.name.c_str(),
+                   cand->describe().c_str(), describe(r).c_str());
+    }
     if (!best.candidate)
-      throw std::runtime_error("cuSolverDx: no configuration ran (" + failures + ")");
+      throw std::runtime_error("cuSolverDx: no configuration ran correctly (" +
+                               (failures.empty() ? "all gave wrong results" : failures) + ")");
     chosen_[key(c)] = best;
   }
 
@@ -153,7 +173,9 @@ class CusolverDxImpl final : public Impl<T, Layout> {
   std::string label(const Case& c) const override {
     const auto it = chosen_.find(key(c));
     if (it == chosen_.end()) return {};
-    return it->second.candidate->describe() + "; best of " + std::to_string(it->second.tried);
+    const auto& ch = it->second;
+    return ch.candidate->describe() + "; best of " + std::to_string(ch.tried) +
+           (ch.rejected.empty() ? "" : "; wrong results from " + ch.rejected);
   }
 
  private:
