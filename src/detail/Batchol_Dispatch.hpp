@@ -24,6 +24,8 @@
 #include <detail/Batchol_Op.hpp>
 #include <detail/Batchol_Problem.hpp>
 
+#include <string>
+
 namespace batchol::detail {
 
 // Whether `path` can run operation OP on ExecSpace in this build (Auto and
@@ -62,23 +64,11 @@ Path resolve_path(const char* routine, const Options& opts) {
   }
 }
 
-// The profiling region of a call of OP on `path` (Generic, Host or Cuda).
-constexpr const char* region_name(Op op, Path path) {
-  const bool host = path == Path::Host, cuda = path == Path::Cuda;
-  switch (op) {
-    case Op::Potrf:
-      return host   ? "batchol::potrf[Host]"
-             : cuda ? "batchol::potrf[Cuda]"
-                    : "batchol::potrf[Generic]";
-    case Op::Posv:
-      return host ? "batchol::posv[Host]" : cuda ? "batchol::posv[Cuda]" : "batchol::posv[Generic]";
-    case Op::Potrs:
-      return host   ? "batchol::potrs[Host]"
-             : cuda ? "batchol::potrs[Cuda]"
-                    : "batchol::potrs[Generic]";
-    default:
-      return host ? "batchol::trsv[Host]" : cuda ? "batchol::trsv[Cuda]" : "batchol::trsv[Generic]";
-  }
+// The profiling region of a call of operation `op` on `path` (Generic, Host
+// or Cuda), e.g. "batchol::potrf[Cuda]".
+inline std::string region_name(Op op, Path path) {
+  const char* p = path == Path::Host ? "Host" : path == Path::Cuda ? "Cuda" : "Generic";
+  return std::string("batchol::") + routine_name(op) + "[" + p + "]";
 }
 
 // Operation OP of a checked call (`routine` names it in errors) on every
