@@ -5,10 +5,11 @@
 # whose Kokkos::kokkos target points at a non-existent /usr/lib/include; its
 # Kokkos_INCLUDE_DIRS / Kokkos_LIBRARIES variables are right, so we build the
 # target from those. An upstream install's Kokkos::kokkos is used as it is.
-include(CMakeFindDependencyMacro)
-
+# (The package config finds Kokkos itself, with find_dependency.)
 if(NOT TARGET Batchol::Kokkos)
-  find_package(Kokkos REQUIRED)
+  if(NOT Kokkos_FOUND)
+    find_package(Kokkos REQUIRED)
+  endif()
   add_library(Batchol::Kokkos INTERFACE IMPORTED)
   set(_batchol_kokkos_target_ok FALSE)
   if(TARGET Kokkos::kokkos)

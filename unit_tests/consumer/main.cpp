@@ -1,6 +1,7 @@
 // Factors a small batch through the installed package; exits non-zero when
 // info or the factor is wrong.
 #include <Batchol.hpp>
+#include <Batchol_Config.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -33,7 +34,8 @@ int main(int argc, char** argv) {
         for (int j = 0; j <= i; ++j)
           if (std::abs(h(b, i, j) - l(i, j)) > 1e-12 * (1 + i + j)) ++failures;
     }
-    std::printf("consumer: %d wrong values\n", failures);
+    std::printf("consumer of Batchol %d.%d.%d: %d wrong values\n", BATCHOL_VERSION_MAJOR,
+                BATCHOL_VERSION_MINOR, BATCHOL_VERSION_PATCH, failures);
   }
   Kokkos::finalize();
   return failures == 0 ? 0 : 1;
