@@ -1,12 +1,16 @@
 // Bad arguments throw std::invalid_argument naming the argument, before any
-// launch; empty problems (n == 0, batch == 0, nrhs == 0) are valid.
+// launch; a path the build does not provide throws; empty problems (n == 0,
+// batch == 0, nrhs == 0) are valid; every call opens a profiling region
+// naming the path that runs it.
 #include "support/spd_batch.hpp"
 
 #include <gtest/gtest.h>
 #include <Batchol.hpp>
 
+#include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace batchol_test {
 namespace {
@@ -264,6 +268,65 @@ TEST(EdgeCases, NoRightHandSides) {
     batchol::potrs(Exec(), A2, B, opts);
     EXPECT_EQ(download_info(info1), std::vector<int>(batch, 0));
     EXPECT_EQ(first_item_differing(snapshot(A1), snapshot(A2)), -1);
+  }
+}
+
+std::vector<std::string>& regions() {
+  static std::vector<std::string> names;
+  return names;
+}
+void record_region(const char* name) {
+  if (std::strncmp(name, "batchol::", 9) == 0) regions().push_back(name);
+}
+
+// Every host-level call opens one Kokkos profiling region, named after the
+// routine and the path that runs it: Auto's choice, and the Generic path
+// where the Cuda tables have no kernel (n = 0, n > BATCHOL_CUDA_MAX_N).
+TEST(Profiling, RegionNamesTheRoutineAndThePath) {
+  namespace tools = Kokkos::Tools::Experimental;
+  const auto saved = tools::get_callbacks();
+  struct Restore {
+    decltype(tools::get_callbacks()) events;
+    ~Restore() { tools::set_callbacks(events); }
+  } restore{saved};
+  tools::set_push_region_callback(record_region);
+
+#if defined(BATCHOL_HOST_PATH_AVAILABLE) && defined(KOKKOS_ENABLE_SERIAL)
+  static_assert(path_provided<Kokkos::Serial, Op::Potrf, Op::Posv, Op::Potrs, Op::TrsvN, Op::TrsvT>(
+                    batchol::Path::Host),
+                "where the build has the Host path, Kokkos::Serial has it for every operation");
+#endif
+  const bool cuda = path_provided<Exec, Op::Potrf>(batchol::Path::Cuda);
+  const bool host = path_provided<Exec, Op::Potrf>(batchol::Path::Host);
+  auto expect_regions = [&](int n, batchol::Path path, const std::string& runs) {
+    SCOPED_TRACE("n = " + std::to_string(n) + ", " + name_of(path));
+    Batch3<double, Kokkos::LayoutRight> A("A", 3, n, n);
+    Batch2<double, Kokkos::LayoutRight> B("B", 3, n);
+    Matrix identity(n, n);
+    for (int i = 0; i < n; ++i) identity(i, i) = 1;
+    upload(A, std::vector<Matrix>(3, identity));
+    InfoView info = make_info(3, -99);
+    const batchol::Options opts = options(Uplo::Lower, path);
+    regions().clear();
+    batchol::potrf(Exec(), A, info, opts);
+    batchol::posv(Exec(), A, B, info, opts);
+    batchol::potrs(Exec(), A, B, opts);
+    batchol::trsv(Exec(), Uplo::Upper, batchol::Trans::Transpose, A, B, opts);
+    Exec().fence();
+    const std::vector<std::string> want{
+        "batchol::potrf[" + runs + "]", "batchol::posv[" + runs + "]",
+        "batchol::potrs[" + runs + "]", "batchol::trsv[" + runs + "]"};
+    EXPECT_EQ(regions(), want);
+  };
+  for (batchol::Path path :
+       paths_under_test<Op::Potrf, Op::Posv, Op::Potrs, Op::TrsvN, Op::TrsvT>()) {
+    const std::string runs = path != batchol::Path::Auto ? name_of(path)
+                             : cuda                      ? "Cuda"
+                             : host                      ? "Host"
+                                                         : "Generic";
+    expect_regions(4, path, runs);
+    expect_regions(0, path, runs == "Cuda" ? "Generic" : runs);
+    if (runs == "Cuda") expect_regions(BATCHOL_CUDA_MAX_N + 1, path, "Generic");
   }
 }
 

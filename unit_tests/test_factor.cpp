@@ -1,9 +1,14 @@
 // batchol::potrf on random SPD batches: accuracy against LAPACK, the other
-// triangle left alone, write_transposed, and agreement between paths.
+// triangle left alone, write_transposed, agreement between paths, and the
+// bounds fast_math keeps.
+#include "support/host_regimes.hpp"
 #include "support/spd_batch.hpp"
 
 #include <gtest/gtest.h>
 #include <Batchol.hpp>
+
+#include <string>
+#include <vector>
 
 namespace batchol_test {
 namespace {
@@ -131,6 +136,64 @@ TYPED_TEST(Factor, FastMathKeepsTheBounds) {
       }));
       if (::testing::Test::HasFailure()) return;
     }
+  }
+}
+
+// The bounds Options::fast_math keeps on well-conditioned matrices, on every
+// path (the Generic path computes exactly): the factor within 2 tight_tol of
+// LAPACK's and of the exact Generic path's, entry by entry, with a backward
+// error max |L L^T - A| / max |A| below fast_backward_tol, and posv's
+// solutions within 8 tight_tol of LAPACK's and of the Generic path's.
+TYPED_TEST(Factor, FastMathOnWellConditionedMatrices) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  using L = typename C::layout;
+  for (int n : {2, 4, 8, 13, 16, 17, 32, 64}) {
+    const int batch = 53;
+    const SpdBatch s = make_dominant_batch<T>(n, batch);
+    const auto rhs = make_rhs<T>(n, 7, batch);
+    const double tol = tight_tol<T>(n);
+    // The first path's (the Generic path's exact) factors and solutions.
+    std::vector<Matrix> first_l, first_x;
+    for_each_path_and_regime<Op::Potrf, Op::Posv>([&](batchol::Path path,
+                                                      const std::string& regime) {
+      SCOPED_TRACE(case_name(n, batch, path) + ", fast_math, " + regime);
+      batchol::Options opts = options(C::uplo, path);
+      opts.fast_math = true;
+      Batch3<T, L> A("A", batch, n, n), A2("A2", batch, n, n), B("B", batch, n, 7);
+      upload(A, s.images(C::uplo));
+      upload(A2, s.images(C::uplo));
+      upload(B, rhs);
+      InfoView info = make_info(batch, -99), info2 = make_info(batch, -99);
+      batchol::potrf(Exec(), A, info, opts);
+      batchol::posv(Exec(), A2, B, info2, opts);
+      EXPECT_EQ(download_info(info), std::vector<int>(batch, 0));
+      EXPECT_EQ(download_info(info2), std::vector<int>(batch, 0));
+      const auto ha = snapshot(A), hb = snapshot(B);
+      EXPECT_TRUE(every_item(batch, [&](int b) {
+        const Matrix l = lower_of(get(ha, b), C::uplo);
+        auto r = within("fast factor vs LAPACK (tight)", max_relative_diff(l, s.lower[b]), 2 * tol);
+        if (!r) return r;
+        r = within("fast factor backward error (max)", factor_backward_error_max(s.a[b], l),
+                   fast_backward_tol<T>(n));
+        if (!r) return r;
+        return within("fast solution vs LAPACK (tight)",
+                      max_relative_diff(get(hb, b), lapack_potrs<T>(s.lower[b], rhs[b])), 8 * tol);
+      }));
+      if (first_l.empty())
+        for (int b = 0; b < batch; ++b) {
+          first_l.push_back(lower_of(get(ha, b), C::uplo));
+          first_x.push_back(get(hb, b));
+        }
+      EXPECT_TRUE(every_item(batch, [&](int b) {
+        auto r = within("path vs path (tight)",
+                        max_relative_diff(lower_of(get(ha, b), C::uplo), first_l[b]), 2 * tol);
+        if (!r) return r;
+        return within("path vs path (tight)", max_relative_diff(get(hb, b), first_x[b]), 8 * tol);
+      }));
+      if (::testing::Test::HasFailure()) return;
+    });
+    if (::testing::Test::HasFailure()) return;
   }
 }
 

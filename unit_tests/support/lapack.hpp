@@ -1,5 +1,5 @@
-// Reference LAPACK (liblapack), declared here rather than through a C header
-// that may not be installed. Results are returned as double Matrix objects.
+// Reference LAPACK and BLAS (liblapack), declared here rather than through a
+// C header that may not be installed. Results are returned as double Matrix objects.
 #ifndef BATCHOL_TEST_LAPACK_HPP
 #define BATCHOL_TEST_LAPACK_HPP
 
@@ -19,6 +19,10 @@ void dpotrs_(const char* uplo, const int* n, const int* nrhs, const double* a, c
              double* b, const int* ldb, int* info, std::size_t);
 void spotrs_(const char* uplo, const int* n, const int* nrhs, const float* a, const int* lda,
              float* b, const int* ldb, int* info, std::size_t);
+void dtrsv_(const char* uplo, const char* trans, const char* diag, const int* n, const double* a,
+            const int* lda, double* x, const int* incx, std::size_t, std::size_t, std::size_t);
+void strsv_(const char* uplo, const char* trans, const char* diag, const int* n, const float* a,
+            const int* lda, float* x, const int* incx, std::size_t, std::size_t, std::size_t);
 }
 
 namespace batchol_test {
@@ -36,6 +40,15 @@ inline void xpotrs(const char* u, const int* n, const int* nrhs, const double* a
 inline void xpotrs(const char* u, const int* n, const int* nrhs, const float* a, const int* lda,
                    float* b, const int* ldb, int* info) {
   spotrs_(u, n, nrhs, a, lda, b, ldb, info, 1);
+}
+
+inline void xtrsv(const char* t, const int* n, const double* a, const int* lda, double* x) {
+  const int inc = 1;
+  dtrsv_("L", t, "N", n, a, lda, x, &inc, 1, 1, 1);
+}
+inline void xtrsv(const char* t, const int* n, const float* a, const int* lda, float* x) {
+  const int inc = 1;
+  strsv_("L", t, "N", n, a, lda, x, &inc, 1, 1, 1);
 }
 
 template <class T>
@@ -78,6 +91,16 @@ Matrix lapack_potrs(const Matrix& lower, const Matrix& b) {
   int info = 0;
   if (n > 0 && nrhs > 0) xpotrs("L", &n, &nrhs, l.data(), &ld, x.data(), &ld, &info);
   return from_scalar(n, nrhs, x.data());
+}
+
+// BLAS ?trsv in precision T: L x = b (transpose false) or L^T x = b with the
+// lower triangle of `lower`, for the first column of b.
+template <class T>
+Matrix blas_trsv(const Matrix& lower, bool transpose, const Matrix& b) {
+  const int n = lower.rows, ld = std::max(1, n);
+  std::vector<T> l = to_scalar<T>(lower), x = to_scalar<T>(b);
+  if (n > 0) xtrsv(transpose ? "T" : "N", &n, l.data(), &ld, x.data());
+  return from_scalar(n, 1, x.data());
 }
 
 }  // namespace batchol_test

@@ -61,6 +61,22 @@ inline Matrix random_spd(int n, double cond, Rng& rng) {
   return a;
 }
 
+// n I + G G^T with G uniform in [-1, 1): strongly diagonally dominant, its
+// condition number below 3 whatever n. On such matrices every path must
+// agree with LAPACK within tight_tol (tolerance.hpp), not only within the
+// condition-scaled bounds.
+inline Matrix random_dominant_spd(int n, Rng& rng) {
+  const Matrix g = random_matrix(n, n, rng);
+  Matrix a(n, n);
+  for (int j = 0; j < n; ++j)
+    for (int i = j; i < n; ++i) {
+      double s = i == j ? n : 0;
+      for (int k = 0; k < n; ++k) s += g(i, k) * g(j, k);
+      a(i, j) = a(j, i) = s;
+    }
+  return a;
+}
+
 // Every entry rounded to T, so that the reference holds exactly the values
 // batchol receives.
 template <class T>

@@ -55,6 +55,25 @@ SpdBatch make_spd_batch(int n, int batch, int salt = 0) {
   return s;
 }
 
+// The same with strongly diagonally dominant matrices (random_dominant_spd:
+// condition number below 3, recorded as 3), whose factors and solutions every
+// path must match entry by entry (tight_tol).
+template <class T>
+SpdBatch make_dominant_batch(int n, int batch, int salt = 0) {
+  SpdBatch s;
+  s.n = n;
+  Rng rng(seed_of(n, batch, salt + 0x5eed));
+  for (int b = 0; b < batch; ++b) {
+    s.cond.push_back(3.0);
+    s.a.push_back(rounded<T>(random_dominant_spd(n, rng)));
+    Matrix l;
+    const int info = lapack_potrf<T>(s.a.back(), l);
+    EXPECT_EQ(info, 0) << "LAPACK could not factor a test matrix (n = " << n << ")";
+    s.lower.push_back(l);
+  }
+  return s;
+}
+
 // Random right-hand sides, n x nrhs, rounded to T.
 template <class T>
 std::vector<Matrix> make_rhs(int n, int nrhs, int batch, int salt = 1) {

@@ -16,6 +16,8 @@
 #include "matrix.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <limits>
 
 namespace batchol_test {
@@ -30,6 +32,48 @@ double backward_tol(int n) {
 template <class T>
 double forward_tol(int n, double cond) {
   return backward_tol<T>(n) * cond;
+}
+
+// The bounds on well-conditioned matrices (random_dominant_spd, condition
+// number below 3), where results are compared entry by entry: a factor or
+// solution within tight_tol of the reference relative to the reference's
+// largest entry (max_relative_diff), a solve within 4 tight_tol, and with
+// fast_math twice that; the factor's backward error
+// max |L L^T - A| / max |A| below fast_backward_tol with fast_math too.
+template <class T>
+double tight_tol(int n) {
+  return 16.0 * std::max(n, 1) * double(std::numeric_limits<T>::epsilon());
+}
+template <class T>
+double fast_backward_tol(int n) {
+  return 8.0 * std::max(n, 1) * double(std::numeric_limits<T>::epsilon());
+}
+
+// max |x - y| / max |y| (max |x - y| when y is zero); infinite where one of
+// the two has a NaN the other has not.
+inline double max_relative_diff(const Matrix& x, const Matrix& y) {
+  double d = 0, m = 0;
+  for (std::size_t k = 0; k < x.v.size(); ++k) {
+    if (std::isnan(x.v[k]) != std::isnan(y.v[k])) return std::numeric_limits<double>::infinity();
+    if (std::isnan(x.v[k])) continue;
+    d = std::max(d, std::abs(x.v[k] - y.v[k]));
+    m = std::max(m, std::abs(y.v[k]));
+  }
+  return m > 0 ? d / m : d;
+}
+
+// max |L L^T - A| / max |A| over the lower triangle.
+inline double factor_backward_error_max(const Matrix& a, const Matrix& lower) {
+  const int n = a.rows;
+  double r = 0, m = 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = j; i < n; ++i) {
+      double s = 0;
+      for (int k = 0; k <= j; ++k) s += lower(i, k) * lower(j, k);
+      r = std::max(r, std::abs(s - a(i, j)));
+      m = std::max(m, std::abs(a(i, j)));
+    }
+  return m > 0 ? r / m : r;
 }
 
 // ||L L^T - A||_F / ||A||_F.
