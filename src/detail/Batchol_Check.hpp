@@ -3,8 +3,8 @@
 #ifndef BATCHOL_CHECK_HPP
 #define BATCHOL_CHECK_HPP
 
-#include <detail/Batchol_Compat.hpp>
 #include <Batchol_Options.hpp>
+#include <detail/Batchol_Compat.hpp>
 
 #include <climits>
 #include <stdexcept>
