@@ -19,11 +19,14 @@ if(Batchol_HOST_ARCH)
   list(APPEND batchol_own_flags -march=${Batchol_HOST_ARCH})
 endif()
 if(Batchol_ENABLE_SANITIZERS)
-  # Without variable-location tracking (GCC): tracking the unwound host
-  # kernels' variables exceeds GCC's limit and restarts, doubling their compile
-  # time. Reports keep their file and line.
+  # -O1 whatever the build type (it comes after the build type's -O): every
+  # load and store is still instrumented, and the sanitized unwound Host
+  # kernels compile about 5x faster than at -O2 (GCC 12, host_double.cpp:
+  # 142 s of CPU at -O1, 151 s with -g, 758 s at -O2 -g). Without
+  # variable-location tracking (GCC): tracking the unwound kernels' variables
+  # exceeds GCC's limit and restarts. Reports keep their file and line.
   list(APPEND batchol_own_flags
-       -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+       -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
        $<$<COMPILE_LANG_AND_ID:CXX,GNU>:-fno-var-tracking-assignments>)
   set(batchol_own_link_flags -fsanitize=address,undefined)
 endif()

@@ -1,21 +1,38 @@
 #!/usr/bin/env bash
-# One command from a fresh Debian/Ubuntu machine to a result:
-#   bash cmake/setup.sh demo   install what is missing, build, run the demo
-#   bash cmake/setup.sh test   install what is missing, build, run every test
-#                              (then again under AddressSanitizer + UBSan)
+# One command from a fresh Debian 12 / Ubuntu machine to a result:
+#   bash cmake/setup.sh demo   install what is missing, build and run the demo
+#                              (build/demo; about 4 minutes on 2 cores)
+#   bash cmake/setup.sh test   install what is missing, build and run every
+#                              test, example and the benchmark smoke test
+#                              (about 45 minutes on 2 cores), in:
+#     release  the system's Kokkos, Release (build/test)
+#     asan     the same tests under AddressSanitizer + UBSan (build/asan)
+#     kokkos5  Debian sid's Kokkos 5 with OpenMP, in a Debian sid root
+#              (cmake/sid_root.sh; needs root or sudo)
+#     nvcc     the CUDA kernels compiled by nvcc, when nvcc is found (no GPU)
+# Either command may run first, and again: each configures its own folder
+# with every option it needs.
 # Environment:
-#   BATCHOL_KOKKOS_ROOT   an upstream Kokkos 4.x install (e.g. with OpenMP): the
+#   BATCHOL_TEST_CONFIGS  which of the above the test command runs
+#                         (default: "release asan kokkos5 nvcc")
+#   BATCHOL_KOKKOS_ROOT   an upstream Kokkos install (e.g. with OpenMP): the
 #                         test command also builds and tests against it
+#   BATCHOL_SID_ROOT      where the sid root lives (default /var/tmp/batchol-sid)
 #   BATCHOL_JOBS          parallel build jobs (default: nproc)
+#   BATCHOL_WERROR        1: warnings are errors (CI)
 set -euo pipefail
 
 mode=${1:-demo}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobs=${BATCHOL_JOBS:-$(nproc)}
+configs=${BATCHOL_TEST_CONFIGS:-release asan kokkos5 nvcc}
+werror=OFF
+[ "${BATCHOL_WERROR:-0}" = 1 ] && werror=ON
 
 packages=(cmake make g++ pkg-config libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev
   liblapack-dev libblas-dev libgtest-dev libbenchmark-dev libeigen3-dev
   libopenmpi-dev openmpi-bin python3)
+[ "$mode" = test ] && [[ " $configs " == *" kokkos5 "* ]] && packages+=(debootstrap)
 
 install_missing() {
   local missing=()
@@ -30,45 +47,104 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-# configure_build DIR [cmake args...]
-configure_build() {
+has_config() { [[ " $configs " == *" $1 "* ]]; }
+
+# configure DIR [cmake args...]
+configure() {
   local dir=$1
   shift
-  cmake -S "$top" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@"
-  cmake --build "$dir" -j "$jobs"
+  cmake -S "$top" -B "$dir" -DBatchol_ENABLE_WERROR=$werror "$@"
 }
 
 run_tests() {
-  local dir=$1
-  ctest --test-dir "$dir" --output-on-failure -j "$jobs" --timeout 900
+  ctest --test-dir "$1" --output-on-failure --no-tests=error -j "$jobs" --timeout 900
+}
+
+# Seconds each part took, printed at the end.
+times=()
+timed() {
+  local name=$1 start=$SECONDS
+  shift
+  echo "== $name"
+  "$@"
+  times+=("$name $((SECONDS - start)) s")
+}
+
+# The whole suite, Release, with the system's Kokkos.
+release() {
+  configure "$top/build/test" -DCMAKE_BUILD_TYPE=Release -DBatchol_ENABLE_TESTS=ON \
+    -DBatchol_ENABLE_EXAMPLES=ON -DBatchol_ENABLE_BENCHMARKS=ON -DBatchol_ENABLE_SANITIZERS=OFF
+  cmake --build "$top/build/test" -j "$jobs"
+  run_tests "$top/build/test"
+}
+
+# The unit tests under AddressSanitizer + UBSan (at -O1, with debug
+# information: see cmake/BatcholFlags.cmake). The examples and benchmarks
+# are built and run in the other configurations.
+asan() {
+  configure "$top/build/asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBatchol_ENABLE_TESTS=ON \
+    -DBatchol_ENABLE_SANITIZERS=ON -DBatchol_ENABLE_BENCHMARKS=OFF -DBatchol_ENABLE_EXAMPLES=OFF
+  cmake --build "$top/build/asan" -j "$jobs"
+  run_tests "$top/build/asan"
+}
+
+upstream_kokkos() {
+  configure "$top/build/kokkos" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$BATCHOL_KOKKOS_ROOT" \
+    -DBatchol_ENABLE_TESTS=ON -DBatchol_ENABLE_EXAMPLES=ON -DBatchol_ENABLE_BENCHMARKS=OFF \
+    -DBatchol_ENABLE_SANITIZERS=OFF
+  cmake --build "$top/build/kokkos" -j "$jobs"
+  run_tests "$top/build/kokkos"
+}
+
+nvcc_check() {
+  nvcc -arch=sm_90 -std=c++17 -I"$top/src" -c "$top/unit_tests/cuda/compile_check.cu" -o /dev/null
 }
 
 install_missing
 case "$mode" in
   demo)
-    configure_build "$top/build" -DBatchol_ENABLE_TESTS=OFF -DBatchol_ENABLE_EXAMPLES=OFF
-    "$top/build/perf_tests/batchol_demo"
+    configure "$top/build/demo" -DCMAKE_BUILD_TYPE=Release -DBatchol_ENABLE_TESTS=OFF \
+      -DBatchol_ENABLE_EXAMPLES=OFF -DBatchol_ENABLE_BENCHMARKS=ON -DBatchol_ENABLE_SANITIZERS=OFF
+    cmake --build "$top/build/demo" -j "$jobs" --target batchol_demo
+    "$top/build/demo/perf_tests/batchol_demo"
     ;;
   test)
-    configure_build "$top/build"
-    run_tests "$top/build"
-    echo "== again under AddressSanitizer + UndefinedBehaviorSanitizer"
-    configure_build "$top/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DBatchol_ENABLE_SANITIZERS=ON -DBatchol_ENABLE_BENCHMARKS=OFF -DBatchol_ENABLE_EXAMPLES=OFF
-    run_tests "$top/build-asan"
+    # The sid root is downloaded while the first configuration builds.
+    sid_log="$top/build/sid-prepare.log"
+    sid_pid=""
+    if has_config kokkos5; then
+      mkdir -p "$top/build"
+      bash "$top/cmake/sid_root.sh" prepare >"$sid_log" 2>&1 &
+      sid_pid=$!
+      # Stopped if a configuration fails first (the next run removes the
+      # incomplete root and starts again).
+      trap 'kill "$sid_pid" 2>/dev/null || true' EXIT
+    fi
+    has_config release && timed "release: system Kokkos, Release" release
+    has_config asan && timed "asan: AddressSanitizer + UBSan" asan
     if [ -n "${BATCHOL_KOKKOS_ROOT:-}" ]; then
-      echo "== against the Kokkos install in BATCHOL_KOKKOS_ROOT=$BATCHOL_KOKKOS_ROOT"
-      configure_build "$top/build-kokkos" -DKokkos_ROOT="$BATCHOL_KOKKOS_ROOT" \
-        -DBatchol_ENABLE_BENCHMARKS=OFF
-      run_tests "$top/build-kokkos"
-    else
-      echo "== BATCHOL_KOKKOS_ROOT is not set: skipping the upstream-Kokkos configuration"
+      timed "upstream Kokkos in BATCHOL_KOKKOS_ROOT=$BATCHOL_KOKKOS_ROOT" upstream_kokkos
     fi
-    if command -v nvcc >/dev/null 2>&1 && [ -f "$top/unit_tests/cuda/compile_check.cu" ]; then
-      echo "== compiling the CUDA kernels with nvcc (no GPU needed)"
-      nvcc -arch=sm_90 -std=c++17 -I"$top/src" -c "$top/unit_tests/cuda/compile_check.cu" \
-        -o /dev/null
+    if has_config kokkos5; then
+      start=$SECONDS
+      if ! wait "$sid_pid"; then
+        cat "$sid_log"
+        echo "== the Debian sid root could not be prepared (above)" >&2
+        exit 1
+      fi
+      trap - EXIT
+      times+=("kokkos5: $(tail -n 1 "$sid_log"), waited $((SECONDS - start)) s for it")
+      timed "kokkos5: Kokkos 5 OpenMP (2 threads) in a Debian sid root" \
+        bash "$top/cmake/sid_root.sh" test
     fi
+    if has_config nvcc; then
+      if command -v nvcc >/dev/null 2>&1; then
+        timed "nvcc: the CUDA kernels compiled by nvcc (sm_90, no GPU needed)" nvcc_check
+      else
+        echo "== nvcc not found: skipping the CUDA compile check"
+      fi
+    fi
+    printf '== %s\n' "${times[@]}"
     ;;
   *)
     echo "usage: bash cmake/setup.sh demo|test" >&2
