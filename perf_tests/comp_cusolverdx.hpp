@@ -11,7 +11,8 @@
 // Its best configuration per case: before the series is timed, every
 // generated configuration (Thread execution in shared memory or in a local
 // array at 32..256 threads per block; Block execution with the BlockDim and
-// BatchesPerBlock cuSolverDx suggests, twice the batches, twice the threads)
+// BatchesPerBlock cuSolverDx suggests, twice and four times the batches,
+// twice the threads, twice both)
 // runs on the case's own data with the harness' protocol (fresh input pushed
 // out of cache, median of 3); the fastest one whose result passes a spot
 // check is the `cusolverdx` series and is named in its label.

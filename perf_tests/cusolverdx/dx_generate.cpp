@@ -10,11 +10,12 @@
 // with BatchesPerBlock 1; suggested: its suggested BlockDim and
 // BatchesPerBlock; more_batches: twice those batches, where the block's
 // shared memory stays within 48 KB; wider: twice that BlockDim; narrower:
-// half of it), or none. Large orders are what the build time goes to (nvJitLink
-// takes about 10 s per configuration at n = 128), hence the 48 KB rule: past
-// it, doubling the batches halves the blocks an SM holds.
-// A configuration cuSolverDx rejects (too much shared memory, ...) is skipped
-// with a note; no kernel at all is an error.
+// half of it; quad_batches: four times the batches, and wide_batches: twice
+// the BlockDim with twice the batches, both for small orders, where a block
+// of few matrices leaves warps idle), or none. Large orders are what the build time goes to
+// (nvJitLink takes about 10 s per configuration at n = 128), hence the 48 KB rule: past it,
+// doubling the batches halves the blocks an SM holds. A configuration cuSolverDx rejects (too much
+// shared memory, ...) is skipped with a note; no kernel at all is an error.
 //
 //   batchol_dx_generate --routine potrs --nrhs 8 --precision double --n 16
 //                       --sm 90 --wrappers dx_wrappers.cuh --out DIR
@@ -39,7 +40,8 @@ struct Options {
   Problem problem;
   std::string wrappers, out;
   int thread_max_n = 16;
-  std::vector<std::string> block = {"suggested", "more_batches", "wider"};
+  std::vector<std::string> block = {"suggested", "more_batches", "wider", "quad_batches",
+                                    "wide_batches"};
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -189,7 +191,12 @@ std::vector<BlockConfig> block_configs(const Options& o, const Suggestion& s) {
       add(2 * g[0], g[1], g[2], b, name);
     else if (name == "narrower" && g[0] >= 64)
       add(g[0] / 2, g[1], g[2], b, name);
-    else if (name != "narrower" && name != "more_batches")
+    else if (name == "quad_batches" && smem_bytes(p, Exec::Block, 4 * b) <= 48 * 1024)
+      add(g[0], g[1], g[2], 4 * b, name);
+    else if (name == "wide_batches" && smem_bytes(p, Exec::Block, 2 * b) <= 48 * 1024)
+      add(2 * g[0], g[1], g[2], 2 * b, name);
+    else if (name != "narrower" && name != "more_batches" && name != "quad_batches" &&
+             name != "wide_batches")
       throw std::invalid_argument("unknown --block configuration " + name);
   }
   return out;
