@@ -28,7 +28,11 @@
 
 #include <bench_impl.hpp>
 
-#include <mkl.h>
+// Not mkl.h: its LAPACK prototypes clash with comp_lapack.hpp's (which pass
+// gfortran's hidden string lengths), and lapack_omp keeps the system LAPACK.
+#include <mkl_compact.h>
+#include <mkl_service.h>
+#include <mkl_version.h>
 
 #include <algorithm>
 #include <cstring>
