@@ -93,6 +93,9 @@ template <class T, class Layout>
 struct Slot {
   struct Aux {
     virtual ~Aux() = default;
+    // Restores input the implementation keeps outside A and B (e.g. in its own
+    // storage format) along with them.
+    virtual void restore() {}
   };
   Mat3<T, Layout> A, B;
   Info info;
@@ -115,6 +118,7 @@ struct Slot {
     Kokkos::deep_copy(exec, A, src.A);
     if (B.size()) Kokkos::deep_copy(exec, B, src.B);
     Kokkos::deep_copy(exec, info, 0);
+    if (aux) aux->restore();
   }
 
   std::size_t bytes() const {

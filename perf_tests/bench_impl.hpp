@@ -37,6 +37,11 @@ class Impl {
   // The timed work, on the data of slot s. May be asynchronous on exec.
   virtual void run(const Exec& exec, const Case& c, const Slot<T, Layout>& s) const = 0;
 
+  // Puts the result of run() into the slot's A and B, untimed, before it is
+  // checked: for an implementation that computes in its own storage format.
+  virtual void export_result(const Exec& /*exec*/, const Case& /*c*/,
+                             const Slot<T, Layout>& /*s*/) const {}
+
   // What a potrf leaves in A.
   virtual FactorKind factor_kind() const { return FactorKind::CholLower; }
 

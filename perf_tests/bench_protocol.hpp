@@ -101,6 +101,8 @@ std::unique_ptr<Entry<T, Layout>> make_entry(const Exec& exec, const Case& c,
   e->slots[0].copy_from(exec, e->pristine);
   impl.run(exec, c, e->slots[0]);
   exec.fence();
+  impl.export_result(exec, c, e->slots[0]);
+  exec.fence();
   e->check = check_result(e->data, e->slots[0], impl.factor_kind(), settings().check_budget_flops);
   if (!e->check.ok()) {
     e->error = describe(e->check);

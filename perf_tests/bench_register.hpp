@@ -14,6 +14,9 @@
 #if defined(BATCHOL_BENCH_HAVE_EIGEN)
 #include <comp_eigen.hpp>
 #endif
+#if defined(BATCHOL_BENCH_HAVE_MKL)
+#include <comp_mkl.hpp>
+#endif
 #if defined(BATCHOL_BENCH_HAVE_KOKKOSBATCHED)
 #include <comp_kokkosbatched.hpp>
 #endif
@@ -49,6 +52,10 @@ ImplList<T, Layout> implementations() {
 #endif
 #if defined(BATCHOL_BENCH_HAVE_EIGEN)
   list.push_back(std::make_shared<EigenImpl<T, Layout>>());
+#endif
+#if defined(BATCHOL_BENCH_HAVE_MKL)
+  for (const bool pack : {false, true})
+    list.push_back(std::make_shared<MklCompactImpl<T, Layout>>(pack));
 #endif
 #if defined(BATCHOL_BENCH_HAVE_KOKKOSBATCHED)
   for (const bool lu : {true, false}) {
@@ -158,6 +165,10 @@ inline std::string competitors() {
 #if defined(BATCHOL_BENCH_HAVE_EIGEN)
   s += ", eigen_llt (Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." +
        std::to_string(EIGEN_MAJOR_VERSION) + "." + std::to_string(EIGEN_MINOR_VERSION) + ")";
+#endif
+#if defined(BATCHOL_BENCH_HAVE_MKL)
+  s += ", mkl_compact, mkl_compact_pack (MKL " + mkl::version() + ", " +
+       mkl::format_name(mkl_get_format_compact()) + ")";
 #endif
 #if defined(BATCHOL_BENCH_HAVE_KOKKOSBATCHED)
   s += ", kb_serial_lu, kb_team_lu, kb_serial_trsv, kb_team_trsv";
