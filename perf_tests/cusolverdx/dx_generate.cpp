@@ -10,12 +10,11 @@
 // with BatchesPerBlock 1; suggested: its suggested BlockDim and
 // BatchesPerBlock; more_batches: twice those batches, where the block's
 // shared memory stays within 48 KB; wider: twice that BlockDim; narrower:
-// half of it; quad_batches: four times the batches, and wide_batches: twice
-// the BlockDim with twice the batches, both for small orders, where a block
-// of few matrices leaves warps idle), or none. Large orders are what the build time goes to
-// (nvJitLink takes about 10 s per configuration at n = 128), hence the 48 KB rule: past it,
-// doubling the batches halves the blocks an SM holds. A configuration cuSolverDx rejects (too much
-// shared memory, ...) is skipped with a note; no kernel at all is an error.
+// half of it; quad_batches: four times the batches; wide_batches: twice the
+// BlockDim with twice the batches), or none. Large orders are what the build
+// time goes to (nvJitLink takes about 10 s per configuration at n = 128).
+// A configuration cuSolverDx rejects (too much shared memory, ...) is skipped
+// with a note; no kernel at all is an error.
 //
 //   batchol_dx_generate --routine potrs --nrhs 8 --precision double --n 16
 //                       --sm 90 --wrappers dx_wrappers.cuh --out DIR
@@ -177,27 +176,36 @@ std::vector<BlockConfig> block_configs(const Options& o, const Suggestion& s) {
       if (c.bd[0] == x && c.bd[1] == y && c.bd[2] == z && c.bpb == bpb) return;
     out.push_back({{x, y, z}, bpb, origin});
   };
-  const int* d = s.block_dim;
+  // Each named configuration: BlockDim x of the suggestion (or of the
+  // default block, BatchesPerBlock 1) times `wide` (halved for -1), its
+  // batches times `batches`; `capped`: only while the block stays within
+  // 48 KB of shared memory (past it, more batches halve the blocks an SM
+  // holds).
+  struct Variant {
+    const char* name;
+    int wide, batches;
+    bool capped;
+  };
+  static const Variant variants[] = {{"default", 1, 0, false},     {"suggested", 1, 1, false},
+                                     {"more_batches", 1, 2, true}, {"wider", 2, 1, false},
+                                     {"narrower", -1, 1, false},   {"quad_batches", 1, 4, true},
+                                     {"wide_batches", 2, 2, true}};
   const int* g = s.suggested_block_dim;
   const int b = s.suggested_batches_per_block;
   for (const auto& name : o.block) {
-    if (name == "default")
-      add(d[0], d[1], d[2], 1, name);
-    else if (name == "suggested")
-      add(g[0], g[1], g[2], b, name);
-    else if (name == "more_batches" && smem_bytes(p, Exec::Block, 2 * b) <= 48 * 1024)
-      add(g[0], g[1], g[2], 2 * b, name);
-    else if (name == "wider")
-      add(2 * g[0], g[1], g[2], b, name);
-    else if (name == "narrower" && g[0] >= 64)
-      add(g[0] / 2, g[1], g[2], b, name);
-    else if (name == "quad_batches" && smem_bytes(p, Exec::Block, 4 * b) <= 48 * 1024)
-      add(g[0], g[1], g[2], 4 * b, name);
-    else if (name == "wide_batches" && smem_bytes(p, Exec::Block, 2 * b) <= 48 * 1024)
-      add(2 * g[0], g[1], g[2], 2 * b, name);
-    else if (name != "narrower" && name != "more_batches" && name != "quad_batches" &&
-             name != "wide_batches")
-      throw std::invalid_argument("unknown --block configuration " + name);
+    const Variant* v = nullptr;
+    for (const auto& c : variants)
+      if (name == c.name) v = &c;
+    if (!v) throw std::invalid_argument("unknown --block configuration " + name);
+    if (v->batches == 0) {  // cuSolverDx's own default block
+      add(s.block_dim[0], s.block_dim[1], s.block_dim[2], 1, name);
+      continue;
+    }
+    const int bpb = v->batches * b;
+    if (v->capped && smem_bytes(p, Exec::Block, bpb) > 48 * 1024) continue;
+    if (v->wide == -1 && g[0] < 64) continue;
+    const int x = v->wide == -1 ? g[0] / 2 : v->wide * g[0];
+    add(x, g[1], g[2], bpb, name);
   }
   return out;
 }
