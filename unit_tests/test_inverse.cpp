@@ -287,9 +287,10 @@ TYPED_TEST(Inverse, StridedViews) {
 }
 
 // The device-level calls inside user kernels, one thread (serial::) or one
-// team (team::) per matrix, on the factors from batchol::potrf.
+// team (team::) per matrix, on the factors from batchol::potrf; team:: with
+// and without its scratch.
 template <class C, bool TEAM>
-void device_level(int n) {
+void device_level(int n, bool scratch = true) {
   using T = typename C::scalar;
   const SpdBatch s = make_spd_batch<T>(n, kBatch);
   Batch3<T, typename C::layout> A("A", kBatch, n, n);
@@ -301,7 +302,8 @@ void device_level(int n) {
   if constexpr (TEAM) {
     using Policy = Kokkos::TeamPolicy<Exec>;
     Policy policy(kBatch, Kokkos::AUTO);
-    policy.set_scratch_size(0, Kokkos::PerTeam(batchol::team::potri_scratch_size<T, Exec>(n)));
+    if (scratch)
+      policy.set_scratch_size(0, Kokkos::PerTeam(batchol::team::potri_scratch_size<T, Exec>(n)));
     Kokkos::parallel_for(
         "team_inverse", policy, KOKKOS_LAMBDA(const typename Policy::member_type& m) {
           const int b = m.league_rank();
@@ -342,6 +344,7 @@ TYPED_TEST(Inverse, DeviceTeam) {
   for (int n : {0, 1, 4, 9, 33}) {
     SCOPED_TRACE("n = " + std::to_string(n));
     device_level<TypeParam, true>(n);
+    device_level<TypeParam, true>(n, /*scratch=*/false);
   }
 }
 
@@ -359,6 +362,8 @@ TEST(InverseDispatch, GenericOnly) {
   batchol::Options opts;
   opts.path = batchol::Path::Host;
   EXPECT_THROW(batchol::potri(Exec(), A, info, opts), std::invalid_argument);
+  Kokkos::View<double*, Exec> out("out", 2);
+  EXPECT_THROW(batchol::logdet(Exec(), A, info, out), std::invalid_argument);
 }
 
 }  // namespace
