@@ -100,6 +100,51 @@ void trsv(const ExecSpace& exec, Uplo uplo, Trans trans, const AView& A, const B
     detail::run<Op::TrsvN>(routine, exec, pr, opts);
 }
 
+// The inverse of every matrix from the factor potrf left in A, in place in
+// the triangle opts.uplo (LAPACK ?potri: inv(L)^T inv(L)); with
+// opts.write_transposed the other triangle receives it too. info(i) = 0, or
+// j > 0 when L_jj is zero (singular): that matrix is left unchanged.
+template <class ExecSpace, class AView, class InfoView>
+void potri(const ExecSpace& exec, const AView& A, const InfoView& info,
+           const Options& opts = Options{}) {
+  constexpr const char* routine = "potri";
+  detail::check_matrices<ExecSpace>(routine, A);
+  static_assert(!std::is_const_v<typename AView::value_type>,
+                "batchol::potri: A must not be const");
+  detail::check_info<ExecSpace>(routine, A, info);
+  detail::check_options(routine, opts);
+  auto pr = detail::problem_for(A, opts.uplo);
+  detail::set_info(pr, info);
+  pr.mirror = opts.write_transposed;
+  detail::run<Op::Potri>(routine, exec, pr, opts);
+}
+
+// out(i) = log det A_i = 2 sum_j log L_jj from the factor potrf left in L (the
+// triangle opts.uplo) and potrf's info: a quiet NaN where info(i) != 0.
+template <class ExecSpace, class LView, class InfoView, class OutView>
+void logdet(const ExecSpace& exec, const LView& L, const InfoView& info, const OutView& out,
+            const Options& opts = Options{}) {
+  constexpr const char* routine = "logdet";
+  detail::check_matrices<ExecSpace>(routine, L);
+  detail::static_check_view<ExecSpace, InfoView, 1>();
+  static_assert(std::is_same_v<typename InfoView::non_const_value_type, int>,
+                "batchol: info must be a View<int*>");
+  if (info.extent(0) != L.extent(0))
+    detail::fail(routine, "info", "must have one entry per matrix");
+  detail::static_check_view<ExecSpace, OutView, 1>();
+  static_assert(std::is_same_v<typename OutView::value_type, typename LView::non_const_value_type>,
+                "batchol::logdet: out must be a non-const View of the scalar type of L");
+  if (out.extent(0) != L.extent(0)) detail::fail(routine, "out", "must have one entry per matrix");
+  detail::check_options(routine, opts);
+  auto pr = detail::problem_for(L, opts.uplo);
+  // Read only, like A.
+  pr.info = const_cast<int*>(info.data());
+  pr.info_s = static_cast<std::ptrdiff_t>(info.stride(0));
+  pr.out = out.data();
+  pr.out_s = static_cast<std::ptrdiff_t>(out.stride(0));
+  detail::run<Op::Logdet>(routine, exec, pr, opts);
+}
+
 }  // namespace batchol
 
 #endif

@@ -95,6 +95,25 @@ KOKKOS_INLINE_FUNCTION int trsv(Uplo uplo, Trans trans, const AView& A, const BV
   return 0;
 }
 
+// The inverse from the factor in A (see batchol::potri): 0, or j > 0 when
+// L_jj is zero (A is then unchanged).
+template <class AView>
+KOKKOS_INLINE_FUNCTION int potri(const AView& A, Uplo uplo = Uplo::Lower) {
+  if (!detail::square(A)) return -1;
+  return detail::serial_potri(detail::as_lower(detail::strided_of(A), uplo),
+                              static_cast<int>(A.extent(0)));
+}
+
+// log det A from the factor in L (a NaN if L is not square).
+template <class LView>
+KOKKOS_INLINE_FUNCTION typename LView::non_const_value_type logdet(const LView& L,
+                                                                   Uplo uplo = Uplo::Lower) {
+  using T = typename LView::non_const_value_type;
+  if (!detail::square(L)) return detail::quiet_nan<T>();
+  return detail::serial_logdet(detail::as_const(detail::as_lower(detail::strided_of(L), uplo)),
+                               static_cast<int>(L.extent(0)));
+}
+
 }  // namespace serial
 
 namespace team {
@@ -152,6 +171,37 @@ KOKKOS_INLINE_FUNCTION int trsv(const Member& member, Uplo uplo, Trans trans, co
     detail::team_trsv(member, detail::op_t<detail::Op::TrsvN>{}, l, n, detail::strided_of(b),
                       detail::columns_of(b));
   return 0;
+}
+
+// Bytes of level-0 team scratch that team::potri uses; with less it still
+// works, with one thread per column product.
+template <class T, class ExecSpace = Kokkos::DefaultExecutionSpace>
+std::size_t potri_scratch_size(int n) {
+  return Kokkos::View<T*, typename ExecSpace::scratch_memory_space,
+                      Kokkos::MemoryUnmanaged>::shmem_size(detail::team_potri_work_count(n)) +
+         alignof(T);
+}
+
+template <class Member, class AView>
+KOKKOS_INLINE_FUNCTION int potri(const Member& member, const AView& A, Uplo uplo = Uplo::Lower) {
+  using T = typename AView::value_type;
+  if (!detail::square(A)) return -1;
+  const int n = static_cast<int>(A.extent(0));
+  auto scratch = member.team_scratch(0);
+  T* work = static_cast<T*>(
+      scratch.get_shmem_aligned(detail::team_potri_work_count(n) * sizeof(T), alignof(T)));
+  return detail::team_potri(member, detail::as_lower(detail::strided_of(A), uplo), n, work);
+}
+
+template <class Member, class LView>
+KOKKOS_INLINE_FUNCTION typename LView::non_const_value_type logdet(const Member& member,
+                                                                   const LView& L,
+                                                                   Uplo uplo = Uplo::Lower) {
+  using T = typename LView::non_const_value_type;
+  if (!detail::square(L)) return detail::quiet_nan<T>();
+  return detail::team_logdet(member,
+                             detail::as_const(detail::as_lower(detail::strided_of(L), uplo)),
+                             static_cast<int>(L.extent(0)));
 }
 
 }  // namespace team

@@ -27,6 +27,22 @@ KOKKOS_FORCEINLINE_FUNCTION T sqrt(T x) {
 #endif
 }
 
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T log(T x) {
+#if KOKKOS_VERSION >= 30700
+  return Kokkos::log(x);
+#else
+  return Kokkos::Experimental::log(x);
+#endif
+}
+
+// A quiet NaN without std::numeric_limits (not usable in device code without
+// relaxed constexpr): 0/0 is not a constant expression, sqrt(-1) is.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T quiet_nan() {
+  return detail::sqrt(T(-1));
+}
+
 // Kokkos 4.1 made View::rank an integral_constant; 3.4 has an unsigned constant.
 // Both convert to an integer, which is all we need.
 template <class View>

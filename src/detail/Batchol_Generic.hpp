@@ -41,6 +41,16 @@ struct Functor {
       Kokkos::single(Kokkos::PerTeam(m), [&]() { info_of(pr, i) = info; });
     } else if constexpr (OP == Op::Potrs) {
       team_potrs(m, as_const(matrix_of(pr, i)), pr.n, rhs_of(pr, i), pr.nrhs);
+    } else if constexpr (OP == Op::Potri) {
+      const work_view work(m.team_scratch(scratch_level), team_potri_work_count(pr.n));
+      const int info = team_potri(m, matrix_of(pr, i), pr.n, work.data());
+      if (info == 0 && pr.mirror) team_mirror(m, matrix_of(pr, i), pr.n);
+      Kokkos::single(Kokkos::PerTeam(m), [&]() { info_of(pr, i) = info; });
+    } else if constexpr (OP == Op::Logdet) {
+      // Every thread reads info: the failed matrices skip the reduction together.
+      const T v =
+          info_of(pr, i) != 0 ? quiet_nan<T>() : team_logdet(m, as_const(matrix_of(pr, i)), pr.n);
+      Kokkos::single(Kokkos::PerTeam(m), [&]() { out_of(pr, i) = v; });
     } else if constexpr (OP == Op::TrsvN) {
       team_trsv(m, op_t<Op::TrsvN>{}, as_const(matrix_of(pr, i)), pr.n, rhs_of(pr, i), pr.nrhs);
     } else {
@@ -74,8 +84,9 @@ void run(const ExecSpace& exec, const Problem<T>& pr) {
   // Solves need no scratch (and a constant-zero comparison would warn).
   std::size_t work_bytes = 0;
   int level = 0;
-  if constexpr (factors(OP)) {
-    work_bytes = F::work_view::shmem_size(team_potrf_work_count(pr.n));
+  if constexpr (factors(OP) || OP == Op::Potri) {
+    work_bytes = F::work_view::shmem_size(factors(OP) ? team_potrf_work_count(pr.n)
+                                                      : team_potri_work_count(pr.n));
     level = work_bytes > std::size_t(Policy::scratch_size_max(0)) ? 1 : 0;
   }
 

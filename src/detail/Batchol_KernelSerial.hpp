@@ -66,6 +66,51 @@ KOKKOS_INLINE_FUNCTION void serial_mirror(Strided<T> a, int n) {
     for (int j = 0; j < i; ++j) a(j, i) = a(i, j);
 }
 
+// log det A = 2 sum log L_jj of a factor (0 for n = 0).
+template <class T>
+KOKKOS_INLINE_FUNCTION T serial_logdet(Strided<const T> l, int n) {
+  T s = T(0);
+  for (int j = 0; j < n; ++j) s += detail::log(l(j, j));
+  return T(2) * s;
+}
+
+// potri's info: 0, or the 1-based column of the first zero on the diagonal of
+// the factor (LAPACK ?trtri's test: only an exact zero makes it singular).
+template <class T>
+KOKKOS_INLINE_FUNCTION int potri_info(Strided<const T> l, int n) {
+  for (int j = 0; j < n; ++j)
+    if (l(j, j) == T(0)) return j + 1;
+  return 0;
+}
+
+// inv(A) = inv(L)^T inv(L) in place in the lower triangle, as LAPACK ?potri:
+// ?trti2 (columns right to left, each column times the inverse to its right),
+// then ?lauu2 (row i of inv(L)^T inv(L) reads only rows i.. of inv(L), so rows
+// are overwritten top down, the diagonal entry last). Returns potri_info; the
+// matrix is left unchanged when it is nonzero.
+template <class T>
+KOKKOS_INLINE_FUNCTION int serial_potri(Strided<T> a, int n) {
+  if (const int info = potri_info(as_const(a), n)) return info;
+  for (int j = n - 1; j >= 0; --j) {
+    a(j, j) = T(1) / a(j, j);
+    const T ajj = -a(j, j);
+    // x := inv(L22) x with x = a(j+1:, j), bottom up so each x_k is still old.
+    for (int i = n - 1; i > j; --i) {
+      T v = T(0);
+      for (int k = j + 1; k <= i; ++k) v += a(i, k) * a(k, j);
+      a(i, j) = ajj * v;
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    for (int c = 0; c <= i; ++c) {
+      T v = T(0);
+      for (int k = i; k < n; ++k) v += a(k, i) * a(k, c);
+      a(i, c) = v;
+    }
+  }
+  return 0;
+}
+
 }  // namespace batchol::detail
 
 #endif

@@ -147,6 +147,69 @@ KOKKOS_INLINE_FUNCTION void team_mirror(const Member& member, Strided<T> a, int 
   member.team_barrier();
 }
 
+template <class Member, class T>
+KOKKOS_INLINE_FUNCTION T team_logdet(const Member& member, Strided<const T> l, int n) {
+  T s = T(0);
+  Kokkos::parallel_reduce(
+      Kokkos::TeamThreadRange(member, n), [&](const int j, T& acc) { acc += detail::log(l(j, j)); },
+      s);
+  return T(2) * s;
+}
+
+// work scratch of team_potri: one column.
+KOKKOS_INLINE_FUNCTION constexpr std::size_t team_potri_work_count(int n) {
+  return static_cast<std::size_t>(n);
+}
+
+// serial_potri with the rows spread over the team. work: team_potri_work_count(n)
+// scalars shared by the team, or nullptr to run each column's product on one
+// thread (same result).
+template <class Member, class T>
+KOKKOS_INLINE_FUNCTION int team_potri(const Member& member, Strided<T> a, int n, T* work) {
+  // Every thread reads the whole diagonal: the team leaves together.
+  if (const int info = potri_info(as_const(a), n)) return info;
+  for (int j = n - 1; j >= 0; --j) {
+    const T ajj = -T(1) / a(j, j);
+    if (work) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, j + 1, n), [&](const int i) {
+        T v = T(0);
+        for (int k = j + 1; k <= i; ++k) v += a(i, k) * a(k, j);
+        work[i] = ajj * v;
+      });
+      member.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, j, n),
+                           [&](const int i) { a(i, j) = i == j ? -ajj : work[i]; });
+    } else {
+      Kokkos::single(Kokkos::PerTeam(member), [&]() {
+        for (int i = n - 1; i > j; --i) {
+          T v = T(0);
+          for (int k = j + 1; k <= i; ++k) v += a(i, k) * a(k, j);
+          a(i, j) = ajj * v;
+        }
+        a(j, j) = -ajj;
+      });
+    }
+    member.team_barrier();
+  }
+  for (int i = 0; i < n; ++i) {
+    // The off-diagonal entries of row i first: all of them read a(i, i).
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, i + 1), [&](const int c) {
+      if (c == i) return;
+      T v = T(0);
+      for (int k = i; k < n; ++k) v += a(k, i) * a(k, c);
+      a(i, c) = v;
+    });
+    member.team_barrier();
+    Kokkos::single(Kokkos::PerTeam(member), [&]() {
+      T v = T(0);
+      for (int k = i; k < n; ++k) v += a(k, i) * a(k, i);
+      a(i, i) = v;
+    });
+    member.team_barrier();
+  }
+  return 0;
+}
+
 }  // namespace batchol::detail
 
 #endif

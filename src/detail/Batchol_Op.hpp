@@ -8,10 +8,11 @@
 //
 // Room to grow: a new operation is a new enumerator, appended (the tuning
 // tool indexes its launchers by the enumerators' values), with its answers to
-// the predicates. An inverse (Potri) factors and then overwrites the triangle
-// with the inverse, without right-hand sides; a log-determinant factors and
-// writes one scalar per matrix. Complex scalars need no new operation: the
-// scalar type is a separate template parameter everywhere.
+// the predicates. Potri and Logdet read a factor potrf left in A (no
+// right-hand sides); only the Generic path implements them so far
+// (specialized(op) is false), and the dispatcher falls back to it. Complex
+// scalars need no new operation: the scalar type is a separate template
+// parameter everywhere.
 #ifndef BATCHOL_OP_HPP
 #define BATCHOL_OP_HPP
 
@@ -29,12 +30,20 @@
 namespace batchol::detail {
 
 enum class Op {
-  Potrf,  // A = L L^T in place, info per matrix
-  Posv,   // potrf, then L L^T X = B where the factorization succeeded
-  Potrs,  // L L^T X = B with the factor in A (read only)
-  TrsvN,  // L x = b
-  TrsvT,  // L^T x = b
+  Potrf,   // A = L L^T in place, info per matrix
+  Posv,    // potrf, then L L^T X = B where the factorization succeeded
+  Potrs,   // L L^T X = B with the factor in A (read only)
+  TrsvN,   // L x = b
+  TrsvT,   // L^T x = b
+  Potri,   // inv(A) = inv(L)^T inv(L) in place from the factor, info per matrix
+  Logdet,  // log det A = 2 sum log L_jj from the factor, one scalar per matrix
 };
+
+// Has kernels on the specialized paths (Host, Cuda); the others run on the
+// Generic path only.
+BATCHOL_HOST_DEVICE constexpr bool specialized(Op op) {
+  return op == Op::Potrf || op == Op::Posv || op == Op::Potrs || op == Op::TrsvN || op == Op::TrsvT;
+}
 
 // Computes the Cholesky factor: writes the triangle of A and info.
 BATCHOL_HOST_DEVICE constexpr bool factors(Op op) {
@@ -67,13 +76,17 @@ constexpr const char* routine_name(Op op) {
       return "posv";
     case Op::Potrs:
       return "potrs";
+    case Op::Potri:
+      return "potri";
+    case Op::Logdet:
+      return "logdet";
     default:
       return "trsv";
   }
 }
 
 // An operation's name in file and symbol names ("potrf", "posv", "potrs",
-// "trsv_n", "trsv_t": the build writes one Cuda translation unit per name),
+// "trsv_n", "trsv_t", "potri", "logdet": the build writes one Cuda translation unit per name),
 // and back; a name that is none of these does not compile where a constant
 // is needed.
 constexpr const char* op_name(Op op) {
@@ -86,12 +99,16 @@ constexpr const char* op_name(Op op) {
       return "potrs";
     case Op::TrsvN:
       return "trsv_n";
+    case Op::Potri:
+      return "potri";
+    case Op::Logdet:
+      return "logdet";
     default:
       return "trsv_t";
   }
 }
 constexpr Op op_named(std::string_view name) {
-  for (Op op : {Op::Potrf, Op::Posv, Op::Potrs, Op::TrsvN, Op::TrsvT})
+  for (Op op : {Op::Potrf, Op::Posv, Op::Potrs, Op::TrsvN, Op::TrsvT, Op::Potri, Op::Logdet})
     if (name == op_name(op)) return op;
   throw "batchol: unknown operation name";
 }

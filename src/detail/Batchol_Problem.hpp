@@ -32,11 +32,16 @@ struct Problem {
   T* b = nullptr;
   std::ptrdiff_t b_bs = 0, b_rs = 0, b_cs = 0;
   int nrhs = 0;
-  // info of matrix i at info[i info_s] (written by potrf and posv only).
+  // info of matrix i at info[i info_s] (written by potrf, posv and potri; read
+  // by logdet).
   int* info = nullptr;
   std::ptrdiff_t info_s = 0;
-  // Options::write_transposed: potrf and posv also write the factor into the
-  // strict upper triangle of the matrices whose factorization succeeded.
+  // logdet: the value of matrix i at out[i out_s].
+  T* out = nullptr;
+  std::ptrdiff_t out_s = 0;
+  // Options::write_transposed: potrf and posv also write the factor (potri
+  // the inverse) into the strict upper triangle of the matrices that
+  // succeeded.
   bool mirror = false;
   // Options::fast_math: the factorizations may take their pivots' square
   // roots and reciprocals from approximations (Host and Cuda paths).

@@ -52,6 +52,11 @@ KOKKOS_FORCEINLINE_FUNCTION int& info_of(const Problem<T>& pr, std::int64_t i) {
   return pr.info[i * pr.info_s];
 }
 
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T& out_of(const Problem<T>& pr, std::int64_t i) {
+  return pr.out[i * pr.out_s];
+}
+
 // Pivot test for every path: rejects <= 0, NaN and +Inf in one expression.
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION bool pivot_ok(T d) {

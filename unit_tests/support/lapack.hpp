@@ -19,6 +19,8 @@ void dpotrs_(const char* uplo, const int* n, const int* nrhs, const double* a, c
              double* b, const int* ldb, int* info, std::size_t);
 void spotrs_(const char* uplo, const int* n, const int* nrhs, const float* a, const int* lda,
              float* b, const int* ldb, int* info, std::size_t);
+void dpotri_(const char* uplo, const int* n, double* a, const int* lda, int* info, std::size_t);
+void spotri_(const char* uplo, const int* n, float* a, const int* lda, int* info, std::size_t);
 void dtrsv_(const char* uplo, const char* trans, const char* diag, const int* n, const double* a,
             const int* lda, double* x, const int* incx, std::size_t, std::size_t, std::size_t);
 void strsv_(const char* uplo, const char* trans, const char* diag, const int* n, const float* a,
@@ -40,6 +42,12 @@ inline void xpotrs(const char* u, const int* n, const int* nrhs, const double* a
 inline void xpotrs(const char* u, const int* n, const int* nrhs, const float* a, const int* lda,
                    float* b, const int* ldb, int* info) {
   spotrs_(u, n, nrhs, a, lda, b, ldb, info, 1);
+}
+inline void xpotri(const char* u, const int* n, double* a, const int* lda, int* info) {
+  dpotri_(u, n, a, lda, info, 1);
+}
+inline void xpotri(const char* u, const int* n, float* a, const int* lda, int* info) {
+  spotri_(u, n, a, lda, info, 1);
 }
 
 inline void xtrsv(const char* t, const int* n, const double* a, const int* lda, double* x) {
@@ -91,6 +99,20 @@ Matrix lapack_potrs(const Matrix& lower, const Matrix& b) {
   int info = 0;
   if (n > 0 && nrhs > 0) xpotrs("L", &n, &nrhs, l.data(), &ld, x.data(), &ld, &info);
   return from_scalar(n, nrhs, x.data());
+}
+
+// LAPACK's ?potri in precision T from the lower factor `lower`: the full
+// symmetric inverse (both triangles). Returns info.
+template <class T>
+int lapack_potri(const Matrix& lower, Matrix& inverse) {
+  const int n = lower.rows, ld = std::max(1, n);
+  std::vector<T> w = to_scalar<T>(lower);
+  int info = 0;
+  if (n > 0) xpotri("L", &n, w.data(), &ld, &info);
+  inverse = from_scalar(n, n, w.data());
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < j; ++i) inverse(i, j) = inverse(j, i);
+  return info;
 }
 
 // BLAS ?trsv in precision T: L x = b (transpose false) or L^T x = b with the
