@@ -47,8 +47,10 @@ int main(int argc, char** argv) {
       rc = 2;
     } else {
       auto& st = settings();
-      st.bandwidth = measure_copy_bandwidth(256);
       const std::size_t llc = last_level_cache_bytes();
+      // Each buffer at least twice the last-level cache (some server CPUs
+      // have hundreds of MB), so that the copy streams from memory.
+      st.bandwidth = measure_copy_bandwidth(std::max<std::size_t>(256, 2 * (llc >> 20)));
       st.evict_bytes = std::max<std::size_t>(2 * llc, exec_is_host ? std::size_t(64) << 20 : 0);
       batchol_paths() = available_paths<double>();
 
