@@ -23,6 +23,7 @@
 #include "Batchol_CudaCommon.cuh"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace batchol::cuda {
 namespace group_detail {
@@ -220,7 +221,7 @@ struct SmallDiv {
 // whole (GroupShape), a kernel of its own so that its registers do not
 // weigh on the others, with its buffer in dynamic shared memory
 // (GroupShape::kWholeBytes); with Whole::No rows are staged where a_cs == 1.
-template <class T, int NP, int G, int WARPS, Op OP, group_detail::Whole W>
+template <class T, int NP, int G, int WARPS, Op OP, group_detail::Whole W, int NR = 1>
 __global__ void __launch_bounds__(WARPS * 32)
     group_kernel(const Problem<T> p, const std::int64_t first) {
   using namespace group_detail;
@@ -419,27 +420,38 @@ __global__ void __launch_bounds__(WARPS * 32)
 
   if constexpr (solves_forward(OP) || solves_backward(OP)) {
     // A failed posv leaves B as it was; the solve still runs (lockstep shuffles).
+    // NR right-hand sides at a time: their substitutions share the steps'
+    // shuffles and latencies, and where B's rows are contiguous (b_cs == 1)
+    // each row's NR values come from one run of memory.
     const bool store = live && fail == 0;
-    for (int q = 0; q < p.nrhs; ++q) {
-      T* const Bq = p.b + mi * p.b_bs + q * p.b_cs;
-      T y[M];
+    for (int q0 = 0; q0 < p.nrhs; q0 += NR) {
+      T* const B0 = p.b + mi * p.b_bs + q0 * p.b_cs;
+      const int nr = p.nrhs - q0 < NR ? p.nrhs - q0 : NR;
+      T y[M][NR];
 #pragma unroll
       for (int m = 0; m < M; ++m) {
         const int i = t + m * G;
-        y[m] = i < n ? Bq[std::int64_t(i) * p.b_rs] : T(0);
+#pragma unroll
+        for (int c = 0; c < NR; ++c)
+          y[m][c] = (i < n && c < nr) ? B0[std::int64_t(i) * p.b_rs + c * p.b_cs] : T(0);
       }
       if constexpr (solves_forward(OP)) {
         // L y = b, right-looking: y_k is final once rows above are applied.
 #pragma unroll
         for (int k = 0; k < NP; ++k) {
           const int mk = k / G, tk = k % G;
-          const T yk = group_shfl<G>(y[mk] * dinv[mk], tk);
+          T yk[NR];
+#pragma unroll
+          for (int c = 0; c < NR; ++c) yk[c] = group_shfl<G>(y[mk][c] * dinv[mk], tk);
 #pragma unroll
           for (int m = mk; m < M; ++m) {
-            if (m == mk)
-              y[m] = (t > tk) ? y[m] - r[m][k] * yk : (t == tk ? yk : y[m]);
-            else
-              y[m] -= r[m][k] * yk;
+#pragma unroll
+            for (int c = 0; c < NR; ++c) {
+              if (m == mk)
+                y[m][c] = (t > tk) ? y[m][c] - r[m][k] * yk[c] : (t == tk ? yk[c] : y[m][c]);
+              else
+                y[m][c] -= r[m][k] * yk[c];
+            }
           }
         }
       }
@@ -448,28 +460,67 @@ __global__ void __launch_bounds__(WARPS * 32)
 #pragma unroll
         for (int k = NP - 1; k >= 0; --k) {
           const int mk = k / G, tk = k % G;
-          T part = T(0);
+          T part[NR];
+#pragma unroll
+          for (int c = 0; c < NR; ++c) part[c] = T(0);
 #pragma unroll
           for (int m = M - 1; m >= mk; --m) {
-            if (m == mk)
-              part += (t > tk) ? r[m][k] * y[m] : T(0);
-            else
-              part += r[m][k] * y[m];
+#pragma unroll
+            for (int c = 0; c < NR; ++c) {
+              if (m == mk)
+                part[c] += (t > tk) ? r[m][k] * y[m][c] : T(0);
+              else
+                part[c] += r[m][k] * y[m][c];
+            }
           }
-          const T tot = group_sum<G>(part);
-          if (t == tk) y[mk] = (y[mk] - tot) * dinv[mk];
+#pragma unroll
+          for (int c = 0; c < NR; ++c) {
+            const T tot = group_sum<G>(part[c]);
+            if (t == tk) y[mk][c] = (y[mk][c] - tot) * dinv[mk];
+          }
         }
       }
       if (store) {
 #pragma unroll
         for (int m = 0; m < M; ++m) {
           const int i = t + m * G;
-          if (i < n) Bq[std::int64_t(i) * p.b_rs] = y[m];
+#pragma unroll
+          for (int c = 0; c < NR; ++c)
+            if (i < n && c < nr) B0[std::int64_t(i) * p.b_rs + c * p.b_cs] = y[m][c];
         }
       }
     }
   }
 }
+
+namespace group_detail {
+
+// Right-hand sides per pass of potrs: several where B's rows are contiguous
+// (LayoutRight B with more than one column), in float at the orders where
+// the group kernel's registers have room for them; one otherwise (and always
+// on LayoutLeft, where one column's loads already coalesce across the
+// matrices). On an H200, potrs with 8 right-hand sides on LayoutRight: float
+// 1.1-1.6x faster at n = 4-16 and 32, the same at 24; double slower at n = 8
+// and 16 (0.84-0.89x), so it keeps one per pass, as posv does.
+inline constexpr int rhs_per_pass = 4;
+template <class T, Op OP, int NP>
+inline constexpr bool multi_rhs = OP == Op::Potrs && NP <= 32 && std::is_same_v<T, float>;
+
+// One launch of group_kernel with staging W, choosing the right-hand sides
+// per pass for p.
+template <class T, int NP, int G, int WARPS, Op OP, Whole W>
+void launch_group_grid(const Problem<T>& p, cudaStream_t stream, unsigned nb, std::int64_t first,
+                       std::size_t shm) {
+  if constexpr (multi_rhs<T, OP, NP>) {
+    if (p.nrhs > 1 && p.b_cs == 1) {
+      group_kernel<T, NP, G, WARPS, OP, W, rhs_per_pass><<<nb, WARPS * 32, shm, stream>>>(p, first);
+      return;
+    }
+  }
+  group_kernel<T, NP, G, WARPS, OP, W><<<nb, WARPS * 32, shm, stream>>>(p, first);
+}
+
+}  // namespace group_detail
 
 // Launches the kernel over the whole batch on `stream` (several launches when
 // the grid would exceed 2^30 blocks). The caller guarantees 1 <= n <= NP.
@@ -477,25 +528,24 @@ template <class T, int NP, int G, int WARPS, Op OP>
 void launch_group(const Problem<T>& p, cudaStream_t stream) {
   constexpr std::int64_t mpb = WARPS * 32 / G;
   using Shape = group_detail::GroupShape<T, NP, G, WARPS, OP>;
+  using group_detail::launch_group_grid;
   using group_detail::Whole;
   const Whole whole = Shape::whole(p);
   launch_grids((p.batch + mpb - 1) / mpb, "group_kernel launch", [&](unsigned nb, std::int64_t b0) {
     constexpr std::size_t shm = Shape::kWholeBytes;
     if constexpr (Shape::kWhole) {
       if (whole == Whole::Columns) {
-        group_kernel<T, NP, G, WARPS, OP, Whole::Columns>
-            <<<nb, WARPS * 32, shm, stream>>>(p, b0 * mpb);
+        launch_group_grid<T, NP, G, WARPS, OP, Whole::Columns>(p, stream, nb, b0 * mpb, shm);
         return;
       }
       if constexpr (G == 1) {
         if (whole == Whole::Rows) {
-          group_kernel<T, NP, G, WARPS, OP, Whole::Rows>
-              <<<nb, WARPS * 32, shm, stream>>>(p, b0 * mpb);
+          launch_group_grid<T, NP, G, WARPS, OP, Whole::Rows>(p, stream, nb, b0 * mpb, shm);
           return;
         }
       }
     }
-    group_kernel<T, NP, G, WARPS, OP, Whole::No><<<nb, WARPS * 32, 0, stream>>>(p, b0 * mpb);
+    launch_group_grid<T, NP, G, WARPS, OP, Whole::No>(p, stream, nb, b0 * mpb, 0);
   });
 }
 
