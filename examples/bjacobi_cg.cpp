@@ -688,7 +688,8 @@ int run(int argc, char** argv) {
   checks.require(converged(plain), "CG converges to |b-Ax|/|b| < 1e-8");
   checks.require(converged(point), "point-Jacobi PCG converges to |b-Ax|/|b| < 1e-8");
   checks.require(converged(block), "block-Jacobi PCG converges to |b-Ax|/|b| < 1e-8");
-  checks.require(converged(inverse), "block-Jacobi PCG with inverses converges to |b-Ax|/|b| < 1e-8");
+  checks.require(converged(inverse),
+                 "block-Jacobi PCG with inverses converges to |b-Ax|/|b| < 1e-8");
   // The same preconditioner up to rounding: the same iteration count, give or take one.
   checks.require(std::abs(inverse.iterations - block.iterations) <= 1,
                  "inverses and factors need the same number of iterations (within one)");

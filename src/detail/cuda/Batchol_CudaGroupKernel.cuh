@@ -504,7 +504,7 @@ namespace group_detail {
 // and 16 (0.84-0.89x), so it keeps one per pass, as posv does.
 inline constexpr int rhs_per_pass = 4;
 template <class T, Op OP, int NP>
-inline constexpr bool multi_rhs = OP == Op::Potrs && NP <= 32 && std::is_same_v<T, float>;
+inline constexpr bool multi_rhs = (OP == Op::Potrs) && NP <= 32 && std::is_same_v<T, float>;
 
 // One launch of group_kernel with staging W, choosing the right-hand sides
 // per pass for p.
