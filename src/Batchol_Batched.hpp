@@ -168,7 +168,8 @@ void posv_mixed(const ExecSpace& exec, const AView& A, const BView& B, const Inf
   detail::static_check_view<ExecSpace, IterView, 1>();
   static_assert(std::is_same_v<typename IterView::value_type, int>,
                 "batchol::posv_mixed: iter must be a non-const View<int*>");
-  if (iter.extent(0) != A.extent(0)) detail::fail(routine, "iter", "must have one entry per matrix");
+  if (iter.extent(0) != A.extent(0))
+    detail::fail(routine, "iter", "must have one entry per matrix");
   detail::check_options(routine, opts);
   if (opts.write_transposed)
     detail::fail(routine, "opts.write_transposed", "must be false (not supported by posv_mixed)");

@@ -18,10 +18,10 @@
 namespace batchol_test {
 namespace {
 
-using DoubleConfigs = ::testing::Types<
-    Config<double, Kokkos::LayoutLeft, Uplo::Lower>, Config<double, Kokkos::LayoutLeft, Uplo::Upper>,
-    Config<double, Kokkos::LayoutRight, Uplo::Lower>,
-    Config<double, Kokkos::LayoutRight, Uplo::Upper>>;
+using DoubleConfigs = ::testing::Types<Config<double, Kokkos::LayoutLeft, Uplo::Lower>,
+                                       Config<double, Kokkos::LayoutLeft, Uplo::Upper>,
+                                       Config<double, Kokkos::LayoutRight, Uplo::Lower>,
+                                       Config<double, Kokkos::LayoutRight, Uplo::Upper>>;
 
 template <class C>
 class Mixed : public ::testing::Test {};

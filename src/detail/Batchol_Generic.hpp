@@ -63,7 +63,7 @@ struct Functor {
       const std::size_t pw = team_potrf_work_count(n);
       const fview fs(m.team_scratch(scratch_level), mixed_float_count(n, nrhs));
       const dview ds(m.team_scratch(scratch_level), mixed_double_count(n, nrhs));
-      const MixedWork w{fs.data(),      fs.data() + nn,  ds.data(),
+      const MixedWork w{fs.data(),           fs.data() + nn, ds.data(),
                         fs.data() + nn + pw, ds.data() + pw, ds.data() + pw + nb};
       int iter = 0;
       const int info = team_posv_mixed(m, matrix_of(pr, i), n, rhs_of(pr, i), nrhs, w, iter);

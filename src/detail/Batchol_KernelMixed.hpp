@@ -36,7 +36,9 @@ KOKKOS_INLINE_FUNCTION constexpr std::size_t mixed_double_count(int n, int nrhs)
   return team_potrf_work_count(n) + 2 * std::size_t(n) * nrhs;
 }
 
-KOKKOS_INLINE_FUNCTION double abs_of(double x) { return x < 0 ? -x : x; }
+KOKKOS_INLINE_FUNCTION double abs_of(double x) {
+  return x < 0 ? -x : x;
+}
 
 // Whether x converts to float without overflow, as LAPACK's dlag2s tests it:
 // an Inf does not, a NaN does (it then fails the float factorization).

@@ -31,13 +31,13 @@
 namespace batchol::detail {
 
 enum class Op {
-  Potrf,   // A = L L^T in place, info per matrix
-  Posv,    // potrf, then L L^T X = B where the factorization succeeded
-  Potrs,   // L L^T X = B with the factor in A (read only)
-  TrsvN,   // L x = b
-  TrsvT,   // L^T x = b
-  Potri,   // inv(A) = inv(L)^T inv(L) in place from the factor, info per matrix
-  Logdet,  // log det A = 2 sum log L_jj from the factor, one scalar per matrix
+  Potrf,      // A = L L^T in place, info per matrix
+  Posv,       // potrf, then L L^T X = B where the factorization succeeded
+  Potrs,      // L L^T X = B with the factor in A (read only)
+  TrsvN,      // L x = b
+  TrsvT,      // L^T x = b
+  Potri,      // inv(A) = inv(L)^T inv(L) in place from the factor, info per matrix
+  Logdet,     // log det A = 2 sum log L_jj from the factor, one scalar per matrix
   PosvMixed,  // posv of double systems: float factor, refinement in double, fallback
 };
 
@@ -114,8 +114,8 @@ constexpr const char* op_name(Op op) {
   }
 }
 constexpr Op op_named(std::string_view name) {
-  for (Op op : {Op::Potrf, Op::Posv, Op::Potrs, Op::TrsvN, Op::TrsvT, Op::Potri, Op::Logdet,
-                Op::PosvMixed})
+  for (Op op :
+       {Op::Potrf, Op::Posv, Op::Potrs, Op::TrsvN, Op::TrsvT, Op::Potri, Op::Logdet, Op::PosvMixed})
     if (name == op_name(op)) return op;
   throw "batchol: unknown operation name";
 }
