@@ -145,6 +145,42 @@ void logdet(const ExecSpace& exec, const LView& L, const InfoView& info, const O
   detail::run<Op::Logdet>(routine, exec, pr, opts);
 }
 
+// Mixed-precision posv of double systems (LAPACK dsposv, batched): each
+// matrix is factored in float, its solution refined with residuals in
+// double until dsposv's test holds (|r| <= |x| |A| eps sqrt(n), inf-norms);
+// a matrix whose float route fails (A or B outside float's range, the float
+// factorization fails, or no convergence in 30 steps) is solved by a double
+// potrf + potrs instead. B (batch, n) or (batch, n, nrhs) is overwritten by
+// X. iter(i) >= 0: the refinement steps taken, A unchanged; iter(i) < 0: the
+// fallback ran (-2 range, -3 float factorization, -31 no convergence) and A
+// holds the double factor. info(i) as posv's (nonzero only when the double
+// factorization fails too; B then unchanged). Generic path only;
+// opts.write_transposed must be false, opts.fast_math is not read.
+template <class ExecSpace, class AView, class BView, class InfoView, class IterView>
+void posv_mixed(const ExecSpace& exec, const AView& A, const BView& B, const InfoView& info,
+                const IterView& iter, const Options& opts = Options{}) {
+  constexpr const char* routine = "posv_mixed";
+  detail::check_matrices<ExecSpace>(routine, A);
+  static_assert(std::is_same_v<typename AView::value_type, double>,
+                "batchol::posv_mixed: A must be a non-const View of double");
+  detail::check_rhs<ExecSpace>(routine, "B", A, B);
+  detail::check_info<ExecSpace>(routine, A, info);
+  detail::static_check_view<ExecSpace, IterView, 1>();
+  static_assert(std::is_same_v<typename IterView::value_type, int>,
+                "batchol::posv_mixed: iter must be a non-const View<int*>");
+  if (iter.extent(0) != A.extent(0))
+    detail::fail(routine, "iter", "must have one entry per matrix");
+  detail::check_options(routine, opts);
+  if (opts.write_transposed)
+    detail::fail(routine, "opts.write_transposed", "must be false (not supported by posv_mixed)");
+  auto pr = detail::problem_for(A, opts.uplo);
+  detail::set_rhs(pr, B);
+  detail::set_info(pr, info);
+  pr.iter = iter.data();
+  pr.iter_s = static_cast<std::ptrdiff_t>(iter.stride(0));
+  detail::run<Op::PosvMixed>(routine, exec, pr, opts);
+}
+
 }  // namespace batchol
 
 #endif

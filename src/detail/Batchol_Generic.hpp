@@ -5,12 +5,14 @@
 #ifndef BATCHOL_GENERIC_HPP
 #define BATCHOL_GENERIC_HPP
 
+#include <detail/Batchol_KernelMixed.hpp>
 #include <detail/Batchol_KernelTeam.hpp>
 #include <detail/Batchol_Op.hpp>
 #include <detail/Batchol_Problem.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 namespace batchol::detail::generic {
 
@@ -51,6 +53,24 @@ struct Functor {
       const T v =
           info_of(pr, i) != 0 ? quiet_nan<T>() : team_logdet(m, as_const(matrix_of(pr, i)), pr.n);
       Kokkos::single(Kokkos::PerTeam(m), [&]() { out_of(pr, i) = v; });
+    } else if constexpr (OP == Op::PosvMixed) {
+      static_assert(std::is_same_v<T, double>, "posv_mixed solves double systems");
+      using space = typename ExecSpace::scratch_memory_space;
+      using fview = Kokkos::View<float*, space, Kokkos::MemoryUnmanaged>;
+      using dview = Kokkos::View<double*, space, Kokkos::MemoryUnmanaged>;
+      const int n = pr.n, nrhs = pr.nrhs;
+      const std::size_t nn = std::size_t(n) * n, nb = std::size_t(n) * nrhs;
+      const std::size_t pw = team_potrf_work_count(n);
+      const fview fs(m.team_scratch(scratch_level), mixed_float_count(n, nrhs));
+      const dview ds(m.team_scratch(scratch_level), mixed_double_count(n, nrhs));
+      const MixedWork w{fs.data(),           fs.data() + nn, ds.data(),
+                        fs.data() + nn + pw, ds.data() + pw, ds.data() + pw + nb};
+      int iter = 0;
+      const int info = team_posv_mixed(m, matrix_of(pr, i), n, rhs_of(pr, i), nrhs, w, iter);
+      Kokkos::single(Kokkos::PerTeam(m), [&]() {
+        info_of(pr, i) = info;
+        pr.iter[i * pr.iter_s] = iter;
+      });
     } else if constexpr (OP == Op::TrsvN) {
       team_trsv(m, op_t<Op::TrsvN>{}, as_const(matrix_of(pr, i)), pr.n, rhs_of(pr, i), pr.nrhs);
     } else {
@@ -87,8 +107,12 @@ void run(const ExecSpace& exec, const Problem<T>& pr) {
   if constexpr (factors(OP) || OP == Op::Potri) {
     work_bytes = F::work_view::shmem_size(factors(OP) ? team_potrf_work_count(pr.n)
                                                       : team_potri_work_count(pr.n));
-    level = work_bytes > std::size_t(Policy::scratch_size_max(0)) ? 1 : 0;
+  } else if constexpr (OP == Op::PosvMixed) {
+    using space = typename ExecSpace::scratch_memory_space;
+    work_bytes = Kokkos::View<float*, space>::shmem_size(mixed_float_count(pr.n, pr.nrhs)) +
+                 Kokkos::View<double*, space>::shmem_size(mixed_double_count(pr.n, pr.nrhs));
   }
+  if (work_bytes > 0) level = work_bytes > std::size_t(Policy::scratch_size_max(0)) ? 1 : 0;
 
   // A league holds at most INT_MAX teams; larger batches take several launches.
   constexpr std::int64_t max_league = std::int64_t(1) << 30;

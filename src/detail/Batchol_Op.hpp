@@ -9,7 +9,8 @@
 // Room to grow: a new operation is a new enumerator, appended (the tuning
 // tool indexes its launchers by the enumerators' values), with its answers to
 // the predicates. Potri and Logdet read a factor potrf left in A (no
-// right-hand sides); only the Generic path implements them so far
+// right-hand sides); PosvMixed solves double systems through a float factor.
+// Only the Generic path implements these three so far
 // (specialized(op) is false), and the dispatcher falls back to it. Complex
 // scalars need no new operation: the scalar type is a separate template
 // parameter everywhere.
@@ -30,13 +31,14 @@
 namespace batchol::detail {
 
 enum class Op {
-  Potrf,   // A = L L^T in place, info per matrix
-  Posv,    // potrf, then L L^T X = B where the factorization succeeded
-  Potrs,   // L L^T X = B with the factor in A (read only)
-  TrsvN,   // L x = b
-  TrsvT,   // L^T x = b
-  Potri,   // inv(A) = inv(L)^T inv(L) in place from the factor, info per matrix
-  Logdet,  // log det A = 2 sum log L_jj from the factor, one scalar per matrix
+  Potrf,      // A = L L^T in place, info per matrix
+  Posv,       // potrf, then L L^T X = B where the factorization succeeded
+  Potrs,      // L L^T X = B with the factor in A (read only)
+  TrsvN,      // L x = b
+  TrsvT,      // L^T x = b
+  Potri,      // inv(A) = inv(L)^T inv(L) in place from the factor, info per matrix
+  Logdet,     // log det A = 2 sum log L_jj from the factor, one scalar per matrix
+  PosvMixed,  // posv of double systems: float factor, refinement in double, fallback
 };
 
 // Has kernels on the specialized paths (Host, Cuda); the others run on the
@@ -80,6 +82,8 @@ constexpr const char* routine_name(Op op) {
       return "potri";
     case Op::Logdet:
       return "logdet";
+    case Op::PosvMixed:
+      return "posv_mixed";
     default:
       return "trsv";
   }
@@ -103,12 +107,15 @@ constexpr const char* op_name(Op op) {
       return "potri";
     case Op::Logdet:
       return "logdet";
+    case Op::PosvMixed:
+      return "posv_mixed";
     default:
       return "trsv_t";
   }
 }
 constexpr Op op_named(std::string_view name) {
-  for (Op op : {Op::Potrf, Op::Posv, Op::Potrs, Op::TrsvN, Op::TrsvT, Op::Potri, Op::Logdet})
+  for (Op op :
+       {Op::Potrf, Op::Posv, Op::Potrs, Op::TrsvN, Op::TrsvT, Op::Potri, Op::Logdet, Op::PosvMixed})
     if (name == op_name(op)) return op;
   throw "batchol: unknown operation name";
 }

@@ -39,6 +39,10 @@ struct Problem {
   // logdet: the value of matrix i at out[i out_s].
   T* out = nullptr;
   std::ptrdiff_t out_s = 0;
+  // posv_mixed: the refinement steps of matrix i (or its fallback code) at
+  // iter[i iter_s].
+  int* iter = nullptr;
+  std::ptrdiff_t iter_s = 0;
   // Options::write_transposed: potrf and posv also write the factor (potri
   // the inverse) into the strict upper triangle of the matrices that
   // succeeded.

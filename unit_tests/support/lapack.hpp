@@ -21,6 +21,9 @@ void spotrs_(const char* uplo, const int* n, const int* nrhs, const float* a, co
              float* b, const int* ldb, int* info, std::size_t);
 void dpotri_(const char* uplo, const int* n, double* a, const int* lda, int* info, std::size_t);
 void spotri_(const char* uplo, const int* n, float* a, const int* lda, int* info, std::size_t);
+void dsposv_(const char* uplo, const int* n, const int* nrhs, double* a, const int* lda,
+             const double* b, const int* ldb, double* x, const int* ldx, double* work, float* swork,
+             int* iter, int* info, std::size_t);
 void dtrsv_(const char* uplo, const char* trans, const char* diag, const int* n, const double* a,
             const int* lda, double* x, const int* incx, std::size_t, std::size_t, std::size_t);
 void strsv_(const char* uplo, const char* trans, const char* diag, const int* n, const float* a,
@@ -123,6 +126,23 @@ Matrix blas_trsv(const Matrix& lower, bool transpose, const Matrix& b) {
   std::vector<T> l = to_scalar<T>(lower), x = to_scalar<T>(b);
   if (n > 0) xtrsv(transpose ? "T" : "N", &n, l.data(), &ld, x.data());
   return from_scalar(n, 1, x.data());
+}
+
+// LAPACK dsposv on the symmetric a (lower triangle read) and b: the solution,
+// iter and info.
+struct DsposvResult {
+  Matrix x;
+  int iter = 0, info = 0;
+};
+inline DsposvResult lapack_dsposv(const Matrix& a, const Matrix& b) {
+  const int n = a.rows, nrhs = b.cols, ld = std::max(n, 1);
+  std::vector<double> av(a.v), work(std::size_t(n) * std::max(nrhs, 1) + 1);
+  std::vector<float> swork(std::size_t(n) * (n + std::max(nrhs, 1)) + 1);
+  DsposvResult r;
+  r.x = Matrix(n, nrhs);
+  dsposv_("L", &n, &nrhs, av.data(), &ld, b.v.data(), &ld, r.x.v.data(), &ld, work.data(),
+          swork.data(), &r.iter, &r.info, 1);
+  return r;
 }
 
 }  // namespace batchol_test
