@@ -11,6 +11,7 @@
 #include <detail/Batchol_KernelTeam.hpp>
 #include <detail/Batchol_Strided.hpp>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace batchol::detail::shifted {
