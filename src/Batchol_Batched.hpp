@@ -8,6 +8,7 @@
 #include <detail/Batchol_Describe.hpp>
 #include <detail/Batchol_Dispatch.hpp>
 #include <detail/Batchol_Op.hpp>
+#include <detail/Batchol_Shifted.hpp>
 
 namespace batchol {
 
@@ -179,6 +180,52 @@ void posv_mixed(const ExecSpace& exec, const AView& A, const BView& B, const Inf
   pr.iter = iter.data();
   pr.iter_s = static_cast<std::ptrdiff_t>(iter.stride(0));
   detail::run<Op::PosvMixed>(routine, exec, pr, opts);
+}
+
+// potrf with shift-and-retry ("jitter"): L receives the Cholesky factors of
+// the matrices of A, which is only read. A matrix whose factorization fails is
+// factored again from A as A + delta I, delta growing by `policy`, on the
+// Generic path. shift(i) = 0 for a matrix factored as it is (its factor is
+// bit for bit potrf's of a copy of A on opts.path), the delta that
+// succeeded, or -1 when every try failed (info(i) then is the last try's; a
+// NaN is never rescued). A and L have the same extents, any layouts, and do
+// not alias.
+template <class ExecSpace, class AView, class LView, class InfoView, class ShiftView>
+void potrf_shifted(const ExecSpace& exec, const AView& A, const LView& L, const InfoView& info,
+                   const ShiftView& shift, const Shift& policy = Shift{},
+                   const Options& opts = Options{}) {
+  constexpr const char* routine = "potrf_shifted";
+  using T = typename LView::non_const_value_type;
+  detail::check_matrices<ExecSpace>(routine, A);
+  detail::check_matrices<ExecSpace>(routine, L);
+  static_assert(!std::is_const_v<typename LView::value_type>,
+                "batchol::potrf_shifted: L must not be const");
+  static_assert(std::is_same_v<typename AView::non_const_value_type, T>,
+                "batchol::potrf_shifted: A and L must have the same scalar type");
+  if (L.extent(0) != A.extent(0) || L.extent(1) != A.extent(1))
+    detail::fail(routine, "L", "must have the extents of A");
+  if (L.extent(0) > 0 && L.extent(1) > 0 && L.data() == A.data())
+    detail::fail(routine, "L", "must not alias A (A is the original the retries start from)");
+  detail::check_info<ExecSpace>(routine, L, info);
+  detail::static_check_view<ExecSpace, ShiftView, 1>();
+  static_assert(std::is_same_v<typename ShiftView::value_type, T>,
+                "batchol::potrf_shifted: shift must be a non-const View of the scalar type of A");
+  if (shift.extent(0) != A.extent(0))
+    detail::fail(routine, "shift", "must have one entry per matrix");
+  if (!(policy.start > 0 && policy.start < 1e300) || !(policy.growth > 1 && policy.growth < 1e300))
+    detail::fail(routine, "policy", "needs a finite start > 0 and a finite growth > 1");
+  if (policy.tries < 0) detail::fail(routine, "policy", "needs tries >= 0");
+  detail::check_options(routine, opts);
+  Kokkos::deep_copy(exec, L, A);
+  potrf(exec, L, info, opts);
+  auto original = detail::problem_for(A, opts.uplo);
+  auto factor = detail::problem_for(L, opts.uplo);
+  detail::set_info(factor, info);
+  factor.out = shift.data();
+  factor.out_s = static_cast<std::ptrdiff_t>(shift.stride(0));
+  factor.mirror = opts.write_transposed;
+  const detail::ScopedRegion region("batchol::potrf_shifted[Generic]");
+  if (factor.batch > 0) detail::shifted::retry(exec, original, factor, policy);
 }
 
 }  // namespace batchol

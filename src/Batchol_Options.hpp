@@ -25,6 +25,15 @@ struct Options {
   bool write_transposed = false;
 };
 
+// The retry policy of potrf_shifted: a matrix whose factorization fails is
+// refactored as A + delta I with delta = start * max_j |A_jj| at the first
+// retry, multiplied by growth at each further one, at most `tries` retries.
+struct Shift {
+  double start = 1e-8;
+  double growth = 10;
+  int tries = 6;
+};
+
 }  // namespace batchol
 
 #endif

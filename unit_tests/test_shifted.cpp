@@ -1,0 +1,174 @@
+// potrf_shifted: matrices that factor as they are keep potrf's bits and a
+// zero shift; indefinite ones are rescued by the smallest shift of the policy
+// that works (checked against LAPACK on A + delta I); a NaN is never rescued;
+// A is never written; bad arguments throw.
+#include "support/lapack.hpp"
+#include "support/random.hpp"
+#include "support/spd_batch.hpp"
+
+#include <gtest/gtest.h>
+#include <Batchol.hpp>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace batchol_test {
+namespace {
+
+template <class C>
+class Shifted : public ::testing::Test {};
+TYPED_TEST_SUITE(Shifted, AllConfigs, ConfigNames);
+
+bool same_bits(const Matrix& x, const Matrix& y) {
+  if (x.v.size() != y.v.size()) return false;
+  for (std::size_t k = 0; k < x.v.size(); ++k)
+    if (!(x.v[k] == y.v[k]) && !(std::isnan(x.v[k]) && std::isnan(y.v[k]))) return false;
+  return true;
+}
+
+Matrix shifted_by(Matrix a, double delta) {
+  for (int j = 0; j < a.rows; ++j) a(j, j) += delta;
+  return a;
+}
+
+// The shift potrf_shifted should settle on, computed as the retries do (in T):
+// the first delta of the policy for which LAPACK factors A + delta I.
+template <class T>
+T expected_shift(const Matrix& a, const batchol::Shift& policy) {
+  T scale = T(0);
+  for (int j = 0; j < a.rows; ++j) scale = std::max(scale, T(std::abs(a(j, j))));
+  T delta = T(policy.start) * scale;
+  for (int t = 0; t < policy.tries; ++t, delta *= T(policy.growth)) {
+    Matrix shifted = a, l;
+    for (int j = 0; j < a.rows; ++j) shifted(j, j) = double(T(a(j, j)) + delta);
+    if (lapack_potrf<T>(shifted, l) == 0) return delta;
+  }
+  return T(-1);
+}
+
+TYPED_TEST(Shifted, RescuesIndefiniteKeepsTheOthers) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  using L = typename C::layout;
+  for (int n : {2, 4, 13, 40}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    Rng rng(seed_of(n, 6, 0x5f1));
+    // Eigenvalues 1 .. 1e-2; matrices 2 and 4 shifted down by 0.02 (smallest
+    // eigenvalue -0.01), matrix 5 with a NaN.
+    std::vector<Matrix> mats;
+    for (int b = 0; b < 6; ++b) {
+      Matrix a = rounded<T>(random_spd(n, 1e2, rng));
+      if (b == 2 || b == 4) a = rounded<T>(shifted_by(a, -0.02));
+      mats.push_back(a);
+    }
+    mats[5](n - 1, 0) = mats[5](0, n - 1) = kPoison;
+    std::vector<Matrix> images;
+    for (const Matrix& m : mats) images.push_back(image_of(m, C::uplo, kPoison));
+    const int batch = int(mats.size());
+    Batch3<T, L> A("A", batch, n, n), F("F", batch, n, n), P("P", batch, n, n);
+    upload(A, images);
+    upload(P, images);
+    InfoView info = make_info(batch, -99), pinfo = make_info(batch, -99);
+    Kokkos::View<T*, Exec> shift("shift", batch);
+    Kokkos::deep_copy(shift, T(-7));
+    batchol::Options opts;
+    opts.uplo = C::uplo;
+    batchol::Shift policy;
+    policy.start = 1e-4;
+    policy.growth = 10;
+    policy.tries = 6;
+    batchol::potrf_shifted(Exec(), A, F, info, shift, policy, opts);
+    batchol::potrf(Exec(), P, pinfo, opts);  // the plain call on a copy
+
+    auto ha = snapshot(A);
+    auto hf = snapshot(F);
+    auto hp = snapshot(P);
+    auto hs = snapshot(shift);
+    const std::vector<int> in = download_info(info), pin = download_info(pinfo);
+    for (int b = 0; b < batch; ++b) {
+      SCOPED_TRACE("matrix " + std::to_string(b));
+      EXPECT_TRUE(same_bits(get(ha, b), images[b])) << "A was written";
+      if (b == 2 || b == 4) {
+        EXPECT_GT(pin[b], 0) << "the test matrix is not indefinite";
+        EXPECT_EQ(in[b], 0);
+        const double d = double(hs(b));
+        EXPECT_GT(d, 0.0);
+        EXPECT_EQ(hs(b), expected_shift<T>(mats[b], policy));
+        Matrix ref;
+        ASSERT_EQ(lapack_potrf<T>(shifted_by(mats[b], d), ref), 0);
+        const Matrix l = lower_of(get(hf, b), C::uplo);
+        EXPECT_TRUE(within("shifted factor backward error",
+                           factor_backward_error(shifted_by(mats[b], d), l), backward_tol<T>(n)));
+      } else if (b == 5) {
+        EXPECT_GT(in[b], 0) << "a NaN was rescued";
+        EXPECT_EQ(in[b], pin[b]);
+        EXPECT_EQ(hs(b), T(-1));
+      } else {
+        EXPECT_EQ(in[b], 0);
+        EXPECT_EQ(hs(b), T(0));
+        EXPECT_TRUE(same_bits(get(hf, b), get(hp, b))) << "not potrf's bits";
+      }
+    }
+  }
+}
+
+TYPED_TEST(Shifted, NoTriesReportsPotrfsInfo) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  using L = typename C::layout;
+  const int n = 6;
+  Rng rng(seed_of(n, 3, 0x5f2));
+  std::vector<Matrix> mats;
+  for (int b = 0; b < 3; ++b) mats.push_back(rounded<T>(random_spd(n, 10.0, rng)));
+  mats[1](3, 3) = -1.0;
+  std::vector<Matrix> images;
+  for (const Matrix& m : mats) images.push_back(image_of(m, C::uplo, kPoison));
+  Batch3<T, L> A("A", 3, n, n), F("F", 3, n, n);
+  upload(A, images);
+  InfoView info = make_info(3, -99);
+  Kokkos::View<T*, Exec> shift("shift", 3);
+  batchol::Shift none;
+  none.tries = 0;
+  batchol::Options opts;
+  opts.uplo = C::uplo;
+  batchol::potrf_shifted(Exec(), A, F, info, shift, none, opts);
+  Matrix ref;
+  const std::vector<int> in = download_info(info);
+  EXPECT_EQ(in[1], lapack_potrf<T>(mats[1], ref));
+  EXPECT_EQ(in[0], 0);
+  EXPECT_EQ(in[2], 0);
+  auto hs = snapshot(shift);
+  EXPECT_EQ(hs(1), T(-1));
+  EXPECT_EQ(hs(0), T(0));
+}
+
+TYPED_TEST(Shifted, BadArguments) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  using L = typename C::layout;
+  Batch3<T, L> A("A", 2, 3, 3), F("F", 2, 3, 3), G("G", 2, 4, 4);
+  InfoView info = make_info(2, 0);
+  Kokkos::View<T*, Exec> shift("shift", 2), short_shift("s", 1);
+  EXPECT_THROW(batchol::potrf_shifted(Exec(), A, A, info, shift), std::invalid_argument);
+  EXPECT_THROW(batchol::potrf_shifted(Exec(), A, G, info, shift), std::invalid_argument);
+  EXPECT_THROW(batchol::potrf_shifted(Exec(), A, F, info, short_shift), std::invalid_argument);
+  batchol::Shift bad;
+  bad.growth = 1;
+  EXPECT_THROW(batchol::potrf_shifted(Exec(), A, F, info, shift, bad), std::invalid_argument);
+  bad = batchol::Shift{};
+  bad.start = 0;
+  EXPECT_THROW(batchol::potrf_shifted(Exec(), A, F, info, shift, bad), std::invalid_argument);
+  bad = batchol::Shift{};
+  bad.tries = -1;
+  EXPECT_THROW(batchol::potrf_shifted(Exec(), A, F, info, shift, bad), std::invalid_argument);
+  // Empty batches and n = 0 do nothing.
+  Batch3<T, L> E("E", 0, 3, 3), EF("EF", 0, 3, 3), Z("Z", 2, 0, 0), ZF("ZF", 2, 0, 0);
+  batchol::potrf_shifted(Exec(), E, EF, make_info(0, 0), Kokkos::View<T*, Exec>("e", 0));
+  batchol::potrf_shifted(Exec(), Z, ZF, info, shift);
+  for (int i : download_info(info)) EXPECT_EQ(i, 0);
+}
+
+}  // namespace
+}  // namespace batchol_test
