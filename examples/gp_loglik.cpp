@@ -6,8 +6,11 @@
 // exponential kernel of length scale l_i and noise sigma:
 //   K_i = k(x, x) + sigma^2 I,  k(a, b) = exp(-(a - b)^2 / (2 l_i^2))
 //   log p(y) = -1/2 y^T K_i^{-1} y - 1/2 log det K_i - n/2 log(2 pi)
-// K_i is built inside a Kokkos kernel, factored by batchol::potrf; alpha =
-// K_i^{-1} y comes from batchol::potrs, log det K_i from batchol::logdet.
+// K_i is built inside a Kokkos kernel, factored by batchol::potrf_shifted
+// (potrf with shift-and-retry, the "jitter" GP codes add when a kernel matrix
+// is numerically singular); alpha = K_i^{-1} y comes from batchol::potrs,
+// log det K_i from batchol::logdet. A second batch without the noise term,
+// numerically singular at long length scales, shows the retries at work.
 //
 // Check: one data set's log-likelihood recomputed on the host in plain
 // double precision (its own Cholesky factorization) must agree to rounding;
@@ -94,23 +97,30 @@ int run(int argc, char** argv) {
   Kokkos::deep_copy(x, Kokkos::View<const double*, Kokkos::HostSpace>(hx.data(), n));
   Kokkos::deep_copy(y, Kokkos::View<const double*, Kokkos::HostSpace>(hy.data(), n));
 
-  Kokkos::View<double***, Exec> K("K", sets, n, n);
+  // K_i with noise variance `noise` on the diagonal (lower triangle).
+  auto build = [&](const Kokkos::View<double***, Exec>& K, double noise) {
+    Kokkos::parallel_for(
+        "build_K", Kokkos::RangePolicy<Exec>(0, sets), KOKKOS_LAMBDA(const int s) {
+          const double l = length_of(s, sets);
+          for (int i = 0; i < n; ++i)
+            for (int j = 0; j <= i; ++j)
+              K(s, i, j) = kernel(x(i), x(j), l) + (i == j ? noise : 0.0);
+        });
+  };
+  Kokkos::View<double***, Exec> K("K", sets, n, n), L("L", sets, n, n);
   Kokkos::View<double**, Exec> alpha("alpha", sets, n);
+  build(K, kSigma * kSigma);
   Kokkos::parallel_for(
-      "build_K", Kokkos::RangePolicy<Exec>(0, sets), KOKKOS_LAMBDA(const int s) {
-        const double l = length_of(s, sets);
-        for (int i = 0; i < n; ++i) {
-          alpha(s, i) = y(i);
-          for (int j = 0; j <= i; ++j)
-            K(s, i, j) = kernel(x(i), x(j), l) + (i == j ? kSigma * kSigma : 0.0);
-        }
+      "alpha", Kokkos::RangePolicy<Exec>(0, sets), KOKKOS_LAMBDA(const int s) {
+        for (int i = 0; i < n; ++i) alpha(s, i) = y(i);
       });
 
   Kokkos::View<int*, Exec> info("info", sets);
+  Kokkos::View<double*, Exec> shift("shift", sets);
   Kokkos::View<double*, Exec> logdet("logdet", sets), loglik("loglik", sets);
-  batchol::potrf(Exec(), K, info);
-  batchol::potrs(Exec(), K, alpha);
-  batchol::logdet(Exec(), K, info, logdet);
+  batchol::potrf_shifted(Exec(), K, L, info, shift);  // default policy: 1e-8 max K_jj, x10, 6 tries
+  batchol::potrs(Exec(), L, alpha);
+  batchol::logdet(Exec(), L, info, logdet);
   const double log_two_pi = std::log(kTwoPi);
   Kokkos::parallel_for(
       "loglik", Kokkos::RangePolicy<Exec>(0, sets), KOKKOS_LAMBDA(const int s) {
@@ -121,6 +131,11 @@ int run(int argc, char** argv) {
 
   auto hl = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), loglik);
   auto hi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), info);
+  int jittered = 0;  // counted now: the second batch below reuses `shift`
+  {
+    auto hs1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), shift);
+    for (int s = 0; s < sets; ++s) jittered += hs1(s) != 0;
+  }
   int best = 0;
   for (int s = 0; s < sets; ++s)
     if (hi(s) == 0 && hl(s) > hl(best)) best = s;
@@ -130,10 +145,30 @@ int run(int argc, char** argv) {
   std::printf("  likeliest length %.3f (data drawn with %.3f)\n", length_of(best, sets),
               kTrueLength);
 
+  // The same kernels without noise: at long length scales K_i is singular to
+  // rounding, and only a shift factors it.
+  build(K, 0.0);
+  Kokkos::View<int*, Exec> info0("info0", sets);
+  batchol::potrf_shifted(Exec(), K, L, info0, shift);
+  auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), shift);
+  auto hi0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), info0);
+  int shifted = 0, failed0 = 0;
+  double largest = 0;
+  for (int s = 0; s < sets; ++s) {
+    shifted += hs(s) > 0;
+    failed0 += hi0(s) != 0;
+    largest = std::max(largest, double(hs(s)));
+  }
+  std::printf(
+      "  without noise: %d of %d kernel matrices needed a shift (largest %.1e), %d failed\n",
+      shifted, sets, largest, failed0);
+
   example::Checks checks;
   int failed = 0;
   for (int s = 0; s < sets; ++s) failed += hi(s) != 0;
-  checks.require(failed == 0, "every K_i is positive definite");
+  checks.require(failed == 0 && jittered == 0, "every K_i is positive definite, no shift needed");
+  checks.require(failed0 == 0 && shifted > 0,
+                 "without noise, some K_i need a shift and every one is factored");
   const int probe = sets / 3;
   const double ref = host_loglik(hx, hy, length_of(probe, sets));
   checks.require(std::abs(hl(probe) - ref) <= 1e-8 * std::max(1.0, std::abs(ref)),
