@@ -96,14 +96,35 @@ int team_size(int n, int team_size_max) {
   }
 }
 
+// One team per matrix of a batch of `batch` matrices of order n, each team
+// with work_bytes of scratch (level 0 when it fits, else level 1):
+// make(offset, level) builds the functor for the matrices from offset on.
+// A league holds at most INT_MAX teams; larger batches take several launches.
+template <class ExecSpace, class Make>
+void launch_teams(const ExecSpace& exec, const char* name, std::int64_t batch, int n,
+                  std::size_t work_bytes, const Make& make) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  const int level = work_bytes > std::size_t(Policy::scratch_size_max(0)) ? 1 : 0;
+  constexpr std::int64_t max_league = std::int64_t(1) << 30;
+  for (std::int64_t offset = 0; offset < batch; offset += max_league) {
+    const int league = static_cast<int>(std::min(batch - offset, max_league));
+    const auto functor = make(offset, level);
+    Policy probe(exec, league, 1);
+    probe.set_scratch_size(level, Kokkos::PerTeam(work_bytes));
+    const int team =
+        team_size<ExecSpace>(n, probe.team_size_max(functor, Kokkos::ParallelForTag()));
+    Policy policy(exec, league, team);
+    policy.set_scratch_size(level, Kokkos::PerTeam(work_bytes));
+    Kokkos::parallel_for(name, policy, functor);
+  }
+}
+
 // The Generic path's entry: operation OP on every matrix of pr, on exec.
 template <Op OP, class ExecSpace, class T>
 void run(const ExecSpace& exec, const Problem<T>& pr) {
   using F = Functor<ExecSpace, T, OP>;
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  // Solves need no scratch (and a constant-zero comparison would warn).
+  // Solves need no scratch.
   std::size_t work_bytes = 0;
-  int level = 0;
   if constexpr (factors(OP) || OP == Op::Potri) {
     work_bytes = F::work_view::shmem_size(factors(OP) ? team_potrf_work_count(pr.n)
                                                       : team_potri_work_count(pr.n));
@@ -112,21 +133,10 @@ void run(const ExecSpace& exec, const Problem<T>& pr) {
     work_bytes = Kokkos::View<float*, space>::shmem_size(mixed_float_count(pr.n, pr.nrhs)) +
                  Kokkos::View<double*, space>::shmem_size(mixed_double_count(pr.n, pr.nrhs));
   }
-  if (work_bytes > 0) level = work_bytes > std::size_t(Policy::scratch_size_max(0)) ? 1 : 0;
-
-  // A league holds at most INT_MAX teams; larger batches take several launches.
-  constexpr std::int64_t max_league = std::int64_t(1) << 30;
-  for (std::int64_t offset = 0; offset < pr.batch; offset += max_league) {
-    const int league = static_cast<int>(std::min(pr.batch - offset, max_league));
-    const F functor{pr, offset, level};
-    Policy probe(exec, league, 1);
-    probe.set_scratch_size(level, Kokkos::PerTeam(work_bytes));
-    const int team =
-        team_size<ExecSpace>(pr.n, probe.team_size_max(functor, Kokkos::ParallelForTag()));
-    Policy policy(exec, league, team);
-    policy.set_scratch_size(level, Kokkos::PerTeam(work_bytes));
-    Kokkos::parallel_for("batchol::generic", policy, functor);
-  }
+  launch_teams(exec, "batchol::generic", pr.batch, pr.n, work_bytes,
+               [&](std::int64_t offset, int level) {
+                 return F{pr, offset, level};
+               });
 }
 
 }  // namespace batchol::detail::generic

@@ -11,7 +11,6 @@
 #include <detail/Batchol_KernelTeam.hpp>
 #include <detail/Batchol_Strided.hpp>
 
-#include <algorithm>
 #include <cstdint>
 
 namespace batchol::detail::shifted {
@@ -70,26 +69,16 @@ template <class ExecSpace, class T>
 void retry(const ExecSpace& exec, const Problem<T>& original, const Problem<T>& factor,
            const Shift& policy) {
   using F = Retry<ExecSpace, T>;
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const std::size_t bytes = F::work_view::shmem_size(team_potrf_work_count(factor.n));
-  const int level = bytes > std::size_t(Policy::scratch_size_max(0)) ? 1 : 0;
-  constexpr std::int64_t max_league = std::int64_t(1) << 30;
-  for (std::int64_t offset = 0; offset < factor.batch; offset += max_league) {
-    const int league = static_cast<int>(std::min(factor.batch - offset, max_league));
-    Problem<T> o = original, f = factor;
-    o.a += offset * o.a_bs;
-    f.a += offset * f.a_bs;
-    f.info += offset * f.info_s;
-    f.out += offset * f.out_s;
-    const F functor{o, f, policy, level};
-    Policy probe(exec, league, 1);
-    probe.set_scratch_size(level, Kokkos::PerTeam(bytes));
-    const int team = generic::team_size<ExecSpace>(
-        factor.n, probe.team_size_max(functor, Kokkos::ParallelForTag()));
-    Policy launch(exec, league, team);
-    launch.set_scratch_size(level, Kokkos::PerTeam(bytes));
-    Kokkos::parallel_for("batchol::potrf_shifted", launch, functor);
-  }
+  generic::launch_teams(exec, "batchol::potrf_shifted", factor.batch, factor.n, bytes,
+                        [&](std::int64_t offset, int level) {
+                          Problem<T> o = original, f = factor;
+                          o.a += offset * o.a_bs;
+                          f.a += offset * f.a_bs;
+                          f.info += offset * f.info_s;
+                          f.out += offset * f.out_s;
+                          return F{o, f, policy, level};
+                        });
 }
 
 }  // namespace batchol::detail::shifted
