@@ -8,8 +8,11 @@ enum class Uplo { Lower, Upper };
 enum class Trans { NoTranspose, Transpose };
 
 // Which implementation runs a host-level call. Auto takes the specialized path
-// of the execution space when the build has one, else Generic.
-enum class Path { Auto, Generic, Host, Cuda };
+// of the execution space when the build has one, else Generic; on a GPU it
+// factors orders above the Cuda path's tables on Blocked. Blocked (every
+// execution space) factors by block columns in several launches per call,
+// for large orders; its solves are Generic's.
+enum class Path { Auto, Generic, Host, Cuda, Blocked };
 
 struct Options {
   Uplo uplo = Uplo::Lower;

@@ -1,0 +1,256 @@
+// The Blocked path: right-looking blocked Cholesky (Dong et al. 2014) for the
+// orders the one-team kernels serve poorly, above the Cuda path's tables on a
+// GPU. Each block column k0 of width NB takes two launches over the batch:
+//   panel:  one team per matrix factors the diagonal block with team_potrf and
+//           solves the rows below it against that block (A21 = A21 L11^-T);
+//   update: one team per (matrix, TB x TB tile of the trailing matrix)
+//           subtracts A21 A21^T from the lower tiles of A22 (SYRK), the two
+//           slices of A21 staged in team scratch, a 4 x 4 block of the tile
+//           in each thread's registers.
+// A matrix that fails stops: later launches read its info and skip it. The
+// columns before the failed one are complete (the panel solves them before it
+// stops), as on the other paths. Summation order differs from the Generic
+// path's: the two agree to rounding, not to the bit. Options::fast_math makes
+// a subnormal pivot fail, as on the Host and Cuda paths (their approximate
+// square roots flush it to zero), so the three report the same info.
+//
+// Solves (potrs, trsv, and posv's solve) run the Generic path's kernels.
+#ifndef BATCHOL_BLOCKED_HPP
+#define BATCHOL_BLOCKED_HPP
+
+#include <detail/Batchol_Generic.hpp>
+#include <detail/Batchol_KernelTeam.hpp>
+#include <detail/Batchol_Op.hpp>
+#include <detail/Batchol_Problem.hpp>
+#include <detail/Batchol_Strided.hpp>
+
+#include <algorithm>
+#include <cstdint>
+
+// Complete unrolling of the register blocks in device code (nvcc's host pass
+// and host compilers leave it to their own heuristics).
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define BATCHOL_DEVICE_UNROLL _Pragma("unroll")
+#else
+#define BATCHOL_DEVICE_UNROLL
+#endif
+
+namespace batchol::detail::blocked {
+
+inline constexpr int NB = 32;  // block column width
+inline constexpr int TB = 64;  // trailing tile edge
+inline constexpr int RB = 4;   // register block edge: TB / RB = 16 threads per edge
+inline constexpr int TT = TB / RB;
+inline constexpr int LD = TB + 1;  // scratch distance between columns: no bank conflicts
+
+template <class ExecSpace, class T>
+struct Panel {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using work_view =
+      Kokkos::View<T*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+
+  static constexpr std::size_t scratch_count() { return team_potrf_work_count(NB) + NB * NB; }
+
+  Problem<T> pr;
+  int k0;
+  std::int64_t offset;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
+    const std::int64_t i = offset + m.league_rank();
+    if (k0 > 0 && info_of(pr, i) != 0) return;  // failed at an earlier block column
+    const int n = pr.n, w = min_int(NB, n - k0);
+    const Strided<T> a = matrix_of(pr, i);
+    const Strided<T> d{&a(k0, k0), a.rs, a.cs};
+    const work_view scratch(m.team_scratch(0), scratch_count());
+    T* const ls = scratch.data() + team_potrf_work_count(NB);
+
+    const int failed = team_potrf(m, d, w, scratch.data(), pr.fast_math);
+    if (k0 == 0 || failed)
+      Kokkos::single(Kokkos::PerTeam(m), [&]() { info_of(pr, i) = failed ? k0 + failed : 0; });
+
+    // The rows below the block, for every column that holds the factor.
+    const int below = n - k0 - w, cols = failed ? failed - 1 : w;
+    if (below <= 0 || cols <= 0) return;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, w * w), [&](const int t) {
+      const int c = t / w, k = t % w;
+      ls[c * NB + k] = k <= c ? d(c, k) : T(0);
+    });
+    m.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, below), [&](const int r) {
+      const int row = k0 + w + r;
+      T x[NB];
+      BATCHOL_DEVICE_UNROLL
+      for (int c = 0; c < NB; ++c) {
+        if (c < cols) {
+          T v = a(row, k0 + c);
+          BATCHOL_DEVICE_UNROLL
+          for (int k = 0; k < c; ++k) v -= x[k] * ls[c * NB + k];
+          x[c] = v / ls[c * NB + c];
+          a(row, k0 + c) = x[c];
+        }
+      }
+    });
+  }
+};
+
+// Tile t of the lower triangle of a grid of tiles, row by row: (0,0), (1,0),
+// (1,1), (2,0), ...
+KOKKOS_INLINE_FUNCTION void tile_of(int t, int& ti, int& tj) {
+  ti = 0;
+  while ((ti + 1) * (ti + 2) / 2 <= t) ++ti;
+  tj = t - ti * (ti + 1) / 2;
+}
+
+template <class ExecSpace, class T>
+struct Update {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using work_view =
+      Kokkos::View<T*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+
+  // Two slices of A21, TB rows x NB columns each, stored column by column.
+  static constexpr std::size_t scratch_count() { return 2 * std::size_t(NB) * LD; }
+
+  Problem<T> pr;
+  int k0;
+  int tiles;  // lower tiles per matrix
+  std::int64_t offset;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
+    const std::int64_t i = offset + m.league_rank() / tiles;
+    if (info_of(pr, i) != 0) return;
+    int ti, tj;
+    tile_of(m.league_rank() % tiles, ti, tj);
+    const int n = pr.n, w = min_int(NB, n - k0), first = k0 + w;
+    const int r0 = first + ti * TB, c0 = first + tj * TB;
+    const Strided<T> a = matrix_of(pr, i);
+    const work_view scratch(m.team_scratch(0), scratch_count());
+    T* const pi = scratch.data();
+    T* const pj = ti == tj ? pi : pi + NB * LD;
+
+    // Loads run along the unit-stride direction of the storage.
+    const bool rows_fast = (a.rs < 0 ? -a.rs : a.rs) < (a.cs < 0 ? -a.cs : a.cs);
+    auto load = [&](T* s, int base) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, TB * w), [&](const int t) {
+        const int r = rows_fast ? t % TB : t / w, k = rows_fast ? t / TB : t % w;
+        s[k * LD + r] = base + r < n ? a(base + r, k0 + k) : T(0);
+      });
+    };
+    load(pi, r0);
+    if (ti != tj) load(pj, c0);
+    m.team_barrier();
+
+    // Thread q owns rows ty + TT u and columns tx + TT v of the tile, with tx
+    // along the unit-stride direction, so that its stores coalesce.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, TT * TT), [&](const int q) {
+      const int fast = q % TT, slow = q / TT;
+      const int ty = rows_fast ? fast : slow, tx = rows_fast ? slow : fast;
+      T acc[RB][RB];
+      BATCHOL_DEVICE_UNROLL
+      for (int u = 0; u < RB; ++u) {
+        BATCHOL_DEVICE_UNROLL
+        for (int v = 0; v < RB; ++v) acc[u][v] = T(0);
+      }
+      for (int k = 0; k < w; ++k) {
+        T ri[RB], cj[RB];
+        BATCHOL_DEVICE_UNROLL
+        for (int u = 0; u < RB; ++u) {
+          ri[u] = pi[k * LD + ty + TT * u];
+          cj[u] = pj[k * LD + tx + TT * u];
+        }
+        BATCHOL_DEVICE_UNROLL
+        for (int u = 0; u < RB; ++u) {
+          BATCHOL_DEVICE_UNROLL
+          for (int v = 0; v < RB; ++v) acc[u][v] += ri[u] * cj[v];
+        }
+      }
+      BATCHOL_DEVICE_UNROLL
+      for (int u = 0; u < RB; ++u) {
+        BATCHOL_DEVICE_UNROLL
+        for (int v = 0; v < RB; ++v) {
+          const int r = r0 + ty + TT * u, c = c0 + tx + TT * v;
+          if (r < n && c <= r) a(r, c) -= acc[u][v];
+        }
+      }
+    });
+  }
+};
+
+// write_transposed: the factor mirrored into the strict upper triangle of the
+// matrices that succeeded.
+template <class ExecSpace, class T>
+struct Mirror {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Problem<T> pr;
+  std::int64_t offset;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
+    const std::int64_t i = offset + m.league_rank();
+    if (info_of(pr, i) == 0) team_mirror(m, matrix_of(pr, i), pr.n);
+  }
+};
+
+// `count` teams of `team` threads (at most), each with scratch_bytes of level-0
+// scratch; units_per_team of the league make up one matrix, and a league holds
+// at most 2^30 teams (larger batches take several launches): make(offset)
+// builds the functor for the matrices from offset on.
+template <class ExecSpace, class Make>
+void launch(const ExecSpace& exec, const char* name, std::int64_t batch, int teams_per_matrix,
+            int team, std::size_t scratch_bytes, const Make& make) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  const std::int64_t per_launch = (std::int64_t(1) << 30) / teams_per_matrix;
+  for (std::int64_t offset = 0; offset < batch; offset += per_launch) {
+    const int league = static_cast<int>(std::min(batch - offset, per_launch) * teams_per_matrix);
+    const auto functor = make(offset);
+    Policy probe(exec, league, 1);
+    probe.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+    const int max = probe.team_size_max(functor, Kokkos::ParallelForTag());
+    Policy policy(exec, league, generic::is_host_exec_v<ExecSpace> ? 1 : std::min(team, max));
+    policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+    Kokkos::parallel_for(name, policy, functor);
+  }
+}
+
+template <class ExecSpace, class T>
+void factor(const ExecSpace& exec, const Problem<T>& pr) {
+  using P = Panel<ExecSpace, T>;
+  using U = Update<ExecSpace, T>;
+  const int n = pr.n;
+  const int panel_team = ((std::min(n, 256) + 31) / 32) * 32;
+  for (int k0 = 0; k0 < n; k0 += NB) {
+    launch(exec, "batchol::blocked::panel", pr.batch, 1, panel_team,
+           P::work_view::shmem_size(P::scratch_count()),
+           [&](std::int64_t offset) { return P{pr, k0, offset}; });
+    const int rest = n - k0 - NB;
+    if (rest <= 0) break;
+    const int t = (rest + TB - 1) / TB, tiles = t * (t + 1) / 2;
+    launch(exec, "batchol::blocked::update", pr.batch, tiles, TT * TT,
+           U::work_view::shmem_size(U::scratch_count()),
+           [&](std::int64_t offset) { return U{pr, k0, tiles, offset}; });
+  }
+  if (pr.mirror)
+    launch(exec, "batchol::blocked::mirror", pr.batch, 1, panel_team, 0,
+           [&](std::int64_t offset) { return Mirror<ExecSpace, T>{pr, offset}; });
+}
+
+// The Blocked path's entry: operation OP on every matrix of pr, on exec.
+template <Op OP, class ExecSpace, class T>
+void run(const ExecSpace& exec, const Problem<T>& pr) {
+  if constexpr (factors(OP)) {
+    if (pr.n == 0) {
+      generic::run<OP>(exec, pr);
+      return;
+    }
+    factor(exec, pr);
+    if constexpr (OP == Op::Posv) {
+      Problem<T> solve = pr;
+      solve.skip_failed = true;
+      generic::run<Op::Potrs>(exec, solve);
+    }
+  } else {
+    generic::run<OP>(exec, pr);
+  }
+}
+
+}  // namespace batchol::detail::blocked
+
+#endif
