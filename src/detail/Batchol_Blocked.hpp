@@ -43,41 +43,111 @@ inline constexpr int RB = 4;   // register block edge: TB / RB = 16 threads per 
 inline constexpr int TT = TB / RB;
 inline constexpr int LD = TB + 1;  // scratch distance between columns: no bank conflicts
 
+// Scratch of factor_diagonal: the block, row by row.
+inline constexpr int DLD = NB + 1;
+inline constexpr std::size_t diagonal_count = std::size_t(NB) * DLD;
+
+// Factors the diagonal block at (k0, k0) of matrix i with the team, in
+// scratch s (diagonal_count scalars): loaded once, right-looking, one row per
+// thread, written back. Sets info where it fails (and at k0 = 0 in every
+// case); the block then holds what team_potrf leaves, the factor's columns
+// before the failed one.
+template <class Member, class T>
+KOKKOS_INLINE_FUNCTION void factor_diagonal(const Member& m, const Problem<T>& pr, std::int64_t i,
+                                            int k0, T* s) {
+  const Strided<T> a = matrix_of(pr, i);
+  const int w = min_int(NB, pr.n - k0);
+  const bool rows_fast = (a.rs < 0 ? -a.rs : a.rs) < (a.cs < 0 ? -a.cs : a.cs);
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(m, w * w), [&](const int t) {
+    const int r = rows_fast ? t % w : t / w, c = rows_fast ? t / w : t % w;
+    if (c <= r) s[r * DLD + c] = a(k0 + r, k0 + c);
+  });
+  m.team_barrier();
+  int failed = 0;
+  for (int j = 0; j < w; ++j) {
+    const T d = s[j * DLD + j];  // every thread reads the same pivot: the team leaves together
+    if (!pivot_ok(d) || (pr.fast_math && d < Limits<T>::min_normal)) {
+      failed = j + 1;
+      break;
+    }
+    const T sq = detail::sqrt(d), inv = T(1) / sq;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, j + 1, w),
+                         [&](const int r) { s[r * DLD + j] *= inv; });
+    m.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, j, w), [&](const int r) {
+      if (r == j) {
+        s[j * DLD + j] = sq;
+        return;
+      }
+      const T lrj = s[r * DLD + j];
+      for (int c = j + 1; c <= r; ++c) s[r * DLD + c] -= lrj * s[c * DLD + j];
+    });
+    m.team_barrier();
+  }
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(m, w * w), [&](const int t) {
+    const int r = rows_fast ? t % w : t / w, c = rows_fast ? t / w : t % w;
+    if (c <= r) a(k0 + r, k0 + c) = s[r * DLD + c];
+  });
+  if (k0 == 0 || failed)
+    Kokkos::single(Kokkos::PerTeam(m), [&]() { info_of(pr, i) = failed ? k0 + failed : 0; });
+  m.team_barrier();
+}
+
+// The first diagonal block; the update kernel factors the later ones.
+template <class ExecSpace, class T>
+struct Diagonal {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using work_view =
+      Kokkos::View<T*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  static constexpr std::size_t scratch_count = diagonal_count;
+
+  Problem<T> pr;
+  std::int64_t offset;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
+    const work_view work(m.team_scratch(0), std::size_t(scratch_count));
+    factor_diagonal(m, pr, offset + m.league_rank(), 0, work.data());
+  }
+};
+
+// The rows below the diagonal block at k0, RT per team, solved against it
+// (A21 = A21 L11^-T), one row per thread in registers; where the block
+// failed, the columns before the failed one.
+inline constexpr int RT = 64;
+
 template <class ExecSpace, class T>
 struct Panel {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using work_view =
       Kokkos::View<T*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-
-  static constexpr std::size_t scratch_count() { return team_potrf_work_count(NB) + NB * NB; }
+  static constexpr std::size_t scratch_count = NB * NB + NB;
 
   Problem<T> pr;
   int k0;
+  int blocks;  // teams per matrix
   std::int64_t offset;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
-    const std::int64_t i = offset + m.league_rank();
-    if (k0 > 0 && info_of(pr, i) != 0) return;  // failed at an earlier block column
+    const std::int64_t i = offset + m.league_rank() / blocks;
     const int n = pr.n, w = min_int(NB, n - k0);
+    const int info = info_of(pr, i);
+    if (info != 0 && info <= k0) return;  // failed at an earlier block column
+    const int cols = info != 0 ? info - k0 - 1 : w;
+    if (cols <= 0) return;
     const Strided<T> a = matrix_of(pr, i);
-    const Strided<T> d{&a(k0, k0), a.rs, a.cs};
-    const work_view scratch(m.team_scratch(0), scratch_count());
-    T* const ls = scratch.data() + team_potrf_work_count(NB);
-
-    const int failed = team_potrf(m, d, w, scratch.data(), pr.fast_math);
-    if (k0 == 0 || failed)
-      Kokkos::single(Kokkos::PerTeam(m), [&]() { info_of(pr, i) = failed ? k0 + failed : 0; });
-
-    // The rows below the block, for every column that holds the factor.
-    const int below = n - k0 - w, cols = failed ? failed - 1 : w;
-    if (below <= 0 || cols <= 0) return;
+    const work_view scratch(m.team_scratch(0), std::size_t(scratch_count));
+    T* const ls = scratch.data();
+    T* const inv = ls + NB * NB;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, w * w), [&](const int t) {
       const int c = t / w, k = t % w;
-      ls[c * NB + k] = k <= c ? d(c, k) : T(0);
+      if (k <= c) ls[c * NB + k] = a(k0 + c, k0 + k);
+      if (k == c) inv[c] = T(1) / a(k0 + c, k0 + c);
     });
     m.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, below), [&](const int r) {
-      const int row = k0 + w + r;
+    const int first = k0 + w + (m.league_rank() % blocks) * RT;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, RT), [&](const int r) {
+      const int row = first + r;
+      if (row >= n) return;
       T x[NB];
       BATCHOL_DEVICE_UNROLL
       for (int c = 0; c < NB; ++c) {
@@ -85,7 +155,7 @@ struct Panel {
           T v = a(row, k0 + c);
           BATCHOL_DEVICE_UNROLL
           for (int k = 0; k < c; ++k) v -= x[k] * ls[c * NB + k];
-          x[c] = v / ls[c * NB + c];
+          x[c] = v * inv[c];
           a(row, k0 + c) = x[c];
         }
       }
@@ -108,22 +178,23 @@ struct Update {
       Kokkos::View<T*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
 
   // Two slices of A21, TB rows x NB columns each, stored column by column.
-  static constexpr std::size_t scratch_count() { return 2 * std::size_t(NB) * LD; }
+  static constexpr std::size_t scratch_count = 2 * std::size_t(NB) * LD;
 
   Problem<T> pr;
   int k0;
-  int tiles;  // lower tiles per matrix
-  std::int64_t offset;
+  std::int64_t offset, count;  // the matrices of this launch
 
+  // Tile-major: the first tiles of all matrices, which hold the next diagonal
+  // block to factor, start first.
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
-    const std::int64_t i = offset + m.league_rank() / tiles;
+    const std::int64_t i = offset + m.league_rank() % count;
     if (info_of(pr, i) != 0) return;
     int ti, tj;
-    tile_of(m.league_rank() % tiles, ti, tj);
+    tile_of(static_cast<int>(m.league_rank() / count), ti, tj);
     const int n = pr.n, w = min_int(NB, n - k0), first = k0 + w;
     const int r0 = first + ti * TB, c0 = first + tj * TB;
     const Strided<T> a = matrix_of(pr, i);
-    const work_view scratch(m.team_scratch(0), scratch_count());
+    const work_view scratch(m.team_scratch(0), std::size_t(scratch_count));
     T* const pi = scratch.data();
     T* const pj = ti == tj ? pi : pi + NB * LD;
 
@@ -172,6 +243,11 @@ struct Update {
         }
       }
     });
+    // The next diagonal block lies in tile (0, 0), final now.
+    if (ti == 0 && tj == 0) {
+      m.team_barrier();
+      factor_diagonal(m, pr, i, first, pi);
+    }
   }
 };
 
@@ -191,16 +267,17 @@ struct Mirror {
 
 // `count` teams of `team` threads (at most), each with scratch_bytes of level-0
 // scratch; units_per_team of the league make up one matrix, and a league holds
-// at most 2^30 teams (larger batches take several launches): make(offset)
-// builds the functor for the matrices from offset on.
+// at most 2^30 teams (larger batches take several launches): make(offset,
+// count) builds the functor for the count matrices from offset on.
 template <class ExecSpace, class Make>
 void launch(const ExecSpace& exec, const char* name, std::int64_t batch, int teams_per_matrix,
             int team, std::size_t scratch_bytes, const Make& make) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const std::int64_t per_launch = (std::int64_t(1) << 30) / teams_per_matrix;
   for (std::int64_t offset = 0; offset < batch; offset += per_launch) {
-    const int league = static_cast<int>(std::min(batch - offset, per_launch) * teams_per_matrix);
-    const auto functor = make(offset);
+    const std::int64_t count = std::min(batch - offset, per_launch);
+    const int league = static_cast<int>(count * teams_per_matrix);
+    const auto functor = make(offset, count);
     Policy probe(exec, league, 1);
     probe.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
     const int max = probe.team_size_max(functor, Kokkos::ParallelForTag());
@@ -212,24 +289,26 @@ void launch(const ExecSpace& exec, const char* name, std::int64_t batch, int tea
 
 template <class ExecSpace, class T>
 void factor(const ExecSpace& exec, const Problem<T>& pr) {
+  using D = Diagonal<ExecSpace, T>;
   using P = Panel<ExecSpace, T>;
   using U = Update<ExecSpace, T>;
   const int n = pr.n;
-  const int panel_team = ((std::min(n, 256) + 31) / 32) * 32;
-  for (int k0 = 0; k0 < n; k0 += NB) {
-    launch(exec, "batchol::blocked::panel", pr.batch, 1, panel_team,
-           P::work_view::shmem_size(P::scratch_count()),
-           [&](std::int64_t offset) { return P{pr, k0, offset}; });
-    const int rest = n - k0 - NB;
-    if (rest <= 0) break;
+  launch(exec, "batchol::blocked::diagonal", pr.batch, 1, NB,
+         D::work_view::shmem_size(D::scratch_count),
+         [&](std::int64_t offset, std::int64_t) { return D{pr, offset}; });
+  for (int k0 = 0; k0 + NB < n; k0 += NB) {
+    const int rest = n - k0 - NB, blocks = (rest + RT - 1) / RT;
+    launch(exec, "batchol::blocked::panel", pr.batch, blocks, RT,
+           P::work_view::shmem_size(P::scratch_count),
+           [&](std::int64_t offset, std::int64_t) { return P{pr, k0, blocks, offset}; });
     const int t = (rest + TB - 1) / TB, tiles = t * (t + 1) / 2;
     launch(exec, "batchol::blocked::update", pr.batch, tiles, TT * TT,
-           U::work_view::shmem_size(U::scratch_count()),
-           [&](std::int64_t offset) { return U{pr, k0, tiles, offset}; });
+           U::work_view::shmem_size(U::scratch_count),
+           [&](std::int64_t offset, std::int64_t count) { return U{pr, k0, offset, count}; });
   }
   if (pr.mirror)
-    launch(exec, "batchol::blocked::mirror", pr.batch, 1, panel_team, 0,
-           [&](std::int64_t offset) { return Mirror<ExecSpace, T>{pr, offset}; });
+    launch(exec, "batchol::blocked::mirror", pr.batch, 1, ((std::min(n, 256) + 31) / 32) * 32, 0,
+           [&](std::int64_t offset, std::int64_t) { return Mirror<ExecSpace, T>{pr, offset}; });
 }
 
 // The Blocked path's entry: operation OP on every matrix of pr, on exec.
