@@ -18,6 +18,7 @@
 #ifndef BATCHOL_BLOCKED_HPP
 #define BATCHOL_BLOCKED_HPP
 
+#include <detail/Batchol_BlockedSolve.hpp>
 #include <detail/Batchol_Generic.hpp>
 #include <detail/Batchol_KernelTeam.hpp>
 #include <detail/Batchol_Op.hpp>
@@ -314,19 +315,24 @@ void factor(const ExecSpace& exec, const Problem<T>& pr) {
 // The Blocked path's entry: operation OP on every matrix of pr, on exec.
 template <Op OP, class ExecSpace, class T>
 void run(const ExecSpace& exec, const Problem<T>& pr) {
-  if constexpr (factors(OP)) {
-    if (pr.n == 0) {
-      generic::run<OP>(exec, pr);
-      return;
-    }
-    factor(exec, pr);
-    if constexpr (OP == Op::Posv) {
-      Problem<T> solve = pr;
-      solve.skip_failed = true;
-      generic::run<Op::Potrs>(exec, solve);
-    }
-  } else {
+  static_assert(specialized(OP), "an operation the Blocked path does not implement");
+  if (pr.n == 0) {
     generic::run<OP>(exec, pr);
+    return;
+  }
+  Problem<T> solve = pr;
+  if constexpr (factors(OP)) {
+    factor(exec, pr);
+    solve.skip_failed = true;
+  }
+  if constexpr (has_rhs(OP)) {
+    using S = Solve<ExecSpace, T>;
+    const int chunks = (pr.nrhs + QC - 1) / QC;
+    if (chunks == 0) return;
+    launch(exec, "batchol::blocked::solve", pr.batch, chunks, 256,
+           S::work_view::shmem_size(S::scratch_count), [&](std::int64_t offset, std::int64_t) {
+             return S{solve, solves_forward(OP), solves_backward(OP), chunks, offset};
+           });
   }
 }
 
