@@ -1,20 +1,22 @@
 // The Blocked path: right-looking blocked Cholesky (Dong et al. 2014) for the
 // orders the one-team kernels serve poorly, above the Cuda path's tables on a
-// GPU. Each block column k0 of width NB takes two launches over the batch:
-//   panel:  one team per matrix factors the diagonal block with team_potrf and
-//           solves the rows below it against that block (A21 = A21 L11^-T);
+// GPU. A first launch factors the first diagonal block; then each block
+// column k0 of width NB takes two launches over the batch:
+//   panel:  teams of RT rows below the diagonal block solve them against it
+//           (A21 = A21 L11^-T), one row per thread, in registers;
 //   update: one team per (matrix, TB x TB tile of the trailing matrix)
 //           subtracts A21 A21^T from the lower tiles of A22 (SYRK), the two
 //           slices of A21 staged in team scratch, a 4 x 4 block of the tile
-//           in each thread's registers.
+//           in each thread's registers. The tile that holds the next
+//           diagonal block factors it, in scratch, once updated.
 // A matrix that fails stops: later launches read its info and skip it. The
-// columns before the failed one are complete (the panel solves them before it
-// stops), as on the other paths. Summation order differs from the Generic
-// path's: the two agree to rounding, not to the bit. Options::fast_math makes
-// a subnormal pivot fail, as on the Host and Cuda paths (their approximate
-// square roots flush it to zero), so the three report the same info.
+// columns before the failed one are complete (the panel solves them), as on
+// the other paths. Summation order differs from the Generic path's: the two
+// agree to rounding, not to the bit. Options::fast_math makes a subnormal
+// pivot fail, as on the Host and Cuda paths (their approximate square roots
+// flush it to zero), so the three report the same info.
 //
-// Solves (potrs, trsv, and posv's solve) run the Generic path's kernels.
+// The solves are in Batchol_BlockedSolve.hpp.
 #ifndef BATCHOL_BLOCKED_HPP
 #define BATCHOL_BLOCKED_HPP
 
@@ -189,10 +191,14 @@ struct Update {
   // block to factor, start first.
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
     const std::int64_t i = offset + m.league_rank() % count;
-    if (info_of(pr, i) != 0) return;
+    const int n = pr.n, w = min_int(NB, n - k0), first = k0 + w;
+    // Skip a matrix that failed up to this block column, not one whose next
+    // diagonal block failed in this launch: its rows below still need the
+    // update (and the outcome must not depend on which team ran first).
+    const int info = info_of(pr, i);
+    if (info != 0 && info <= first) return;
     int ti, tj;
     tile_of(static_cast<int>(m.league_rank() / count), ti, tj);
-    const int n = pr.n, w = min_int(NB, n - k0), first = k0 + w;
     const int r0 = first + ti * TB, c0 = first + tj * TB;
     const Strided<T> a = matrix_of(pr, i);
     const work_view scratch(m.team_scratch(0), std::size_t(scratch_count));
@@ -310,6 +316,18 @@ void factor(const ExecSpace& exec, const Problem<T>& pr) {
   if (pr.mirror)
     launch(exec, "batchol::blocked::mirror", pr.batch, 1, ((std::min(n, 256) + 31) / 32) * 32, 0,
            [&](std::int64_t offset, std::int64_t) { return Mirror<ExecSpace, T>{pr, offset}; });
+}
+
+// Whether Auto takes the Blocked path above the Cuda tables (else Generic).
+// Measured on an H200: on matrices stored contiguously (LayoutRight) it is
+// the faster from n = 129 (1.0-2.9x Generic up to n = 512); on interleaved
+// batches (LayoutLeft), where each team's accesses are strided anyway,
+// from n = 160 in double and 384 in float.
+template <class T>
+bool preferred(const Problem<T>& pr) {
+  auto mag = [](std::ptrdiff_t s) { return s < 0 ? -s : s; };
+  const bool interleaved = mag(pr.a_bs) < mag(pr.a_rs) && mag(pr.a_bs) < mag(pr.a_cs);
+  return !interleaved || pr.n >= (sizeof(T) == sizeof(double) ? 160 : 384);
 }
 
 // The Blocked path's entry: operation OP on every matrix of pr, on exec.

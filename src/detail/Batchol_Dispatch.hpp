@@ -4,7 +4,8 @@
 //      (Auto: the specialized path the build has, else Generic; a path the
 //      build does not provide throws std::invalid_argument);
 //   2. send what the Cuda tables have no kernel for to another path: orders
-//      above BATCHOL_CUDA_MAX_N to Blocked, n == 0 to Generic;
+//      above BATCHOL_CUDA_MAX_N to Blocked (Generic for the smaller of them
+//      on interleaved batches: blocked::preferred), n == 0 to Generic;
 //   3. open a Kokkos profiling region named after the routine and the path
 //      that runs, e.g. "batchol::potrf[Cuda]";
 //   4. call that path's single entry, on the caller's execution space
@@ -88,7 +89,8 @@ inline std::string region_name(Op op, Path path) {
 template <Op OP, class ExecSpace, class T>
 void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const Options& opts) {
   Path path = resolve_path<ExecSpace, OP>(routine, opts);
-  if (path == Path::Cuda && !cuda_has_kernel(pr.n)) path = pr.n > 0 ? Path::Blocked : Path::Generic;
+  if (path == Path::Cuda && !cuda_has_kernel(pr.n))
+    path = pr.n > 0 && blocked::preferred(pr) ? Path::Blocked : Path::Generic;
   const ScopedRegion region(region_name(OP, path));
   if (pr.batch == 0) return;
   switch (path) {

@@ -42,7 +42,7 @@ struct Functor {
       }
       Kokkos::single(Kokkos::PerTeam(m), [&]() { info_of(pr, i) = info; });
     } else if constexpr (OP == Op::Potrs) {
-      // The second half of a split posv (Blocked path) leaves failed systems alone.
+      // The solve of a split posv leaves failed systems alone (Problem::skip_failed).
       if (pr.skip_failed && info_of(pr, i) != 0) return;
       team_potrs(m, as_const(matrix_of(pr, i)), pr.n, rhs_of(pr, i), pr.nrhs);
     } else if constexpr (OP == Op::Potri) {
