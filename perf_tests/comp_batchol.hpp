@@ -22,6 +22,8 @@ inline const char* path_name(batchol::Path p) {
       return "host";
     case batchol::Path::Cuda:
       return "cuda";
+    case batchol::Path::Blocked:
+      return "blocked";
   }
   return "?";
 }
@@ -67,8 +69,8 @@ std::vector<PathSupport> available_paths() {
   Kokkos::View<T***, MemSpace> A("probe_A", 1, 2, 2);
   Kokkos::View<T**, MemSpace> b("probe_b", 1, 2);
   Kokkos::View<int*, MemSpace> info("probe_info", 1);
-  for (const auto p :
-       {batchol::Path::Generic, batchol::Path::Host, batchol::Path::Cuda, batchol::Path::Auto}) {
+  for (const auto p : {batchol::Path::Generic, batchol::Path::Host, batchol::Path::Cuda,
+                       batchol::Path::Blocked, batchol::Path::Auto}) {
     batchol::Options opts;
     opts.path = p;
     PathSupport s;

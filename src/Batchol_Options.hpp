@@ -8,8 +8,11 @@ enum class Uplo { Lower, Upper };
 enum class Trans { NoTranspose, Transpose };
 
 // Which implementation runs a host-level call. Auto takes the specialized path
-// of the execution space when the build has one, else Generic.
-enum class Path { Auto, Generic, Host, Cuda };
+// of the execution space when the build has one, else Generic; on CUDA it
+// takes Blocked for orders above the Cuda path's tables. Blocked (every
+// execution space) works by blocks of 32 columns, in several launches per
+// call: for large orders.
+enum class Path { Auto, Generic, Host, Cuda, Blocked };
 
 struct Options {
   Uplo uplo = Uplo::Lower;

@@ -326,7 +326,7 @@ TEST(Profiling, RegionNamesTheRoutineAndThePath) {
                                                          : "Generic";
     expect_regions(4, path, runs);
     expect_regions(0, path, runs == "Cuda" ? "Generic" : runs);
-    if (runs == "Cuda") expect_regions(BATCHOL_CUDA_MAX_N + 1, path, "Generic");
+    if (runs == "Cuda") expect_regions(BATCHOL_CUDA_MAX_N + 1, path, "Blocked");
   }
 }
 

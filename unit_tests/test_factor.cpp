@@ -8,6 +8,7 @@
 #include <Batchol.hpp>
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace batchol_test {
@@ -64,6 +65,38 @@ TYPED_TEST(Factor, MatchesLapackAtEverySize) {
         if (::testing::Test::HasFailure()) return;  // one failing case is enough to read
       }
     }
+}
+
+// Orders above the Cuda path's tables, where Auto factors on the Blocked path
+// on a GPU: around that path's block columns (32) and tiles (64), and past a
+// thousand. A host build runs the largest in two configurations only, to keep
+// the suite's time.
+TYPED_TEST(Factor, MatchesLapackAtLargeOrders) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  constexpr bool host = Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible;
+  constexpr bool right = std::is_same_v<typename C::layout, LayoutRight>;
+  constexpr bool largest =
+      !host || (std::is_same_v<T, double> == right && (C::uplo == Uplo::Lower) == right);
+  std::vector<int> sizes{129, 130, 191, 255, 256, 257};
+  if (largest)
+    for (int n : {511, 512, 1000, 1025}) sizes.push_back(n);
+  for (int n : sizes) {
+    const int batch = n < 500 ? 2 : 1;
+    const SpdBatch s = make_spd_batch<T>(n, batch);
+    std::vector<Matrix> first;
+    for (batchol::Path path : paths_under_test<Op::Potrf>()) {
+      SCOPED_TRACE(case_name(n, batch, path));
+      const auto h = factor_on<C>(s, path);
+      std::vector<Matrix> factors;
+      for (int b = 0; b < batch; ++b) factors.push_back(lower_of(get(h, b), C::uplo));
+      EXPECT_TRUE(every_item(batch, [&](int b) { return factor_ok<T>(s, b, factors[b]); }));
+      if (first.empty()) first = factors;
+      EXPECT_TRUE(every_item(
+          batch, [&](int b) { return paths_agree<T>(factors[b], first[b], n, s.cond[b]); }));
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
 }
 
 // write_transposed leaves the factor bit-identical and mirrors it, bit for

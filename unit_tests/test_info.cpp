@@ -19,7 +19,7 @@ TYPED_TEST_SUITE(Info, AllConfigs, ConfigNames);
 template <class C>
 using AView = Batch3<typename C::scalar, typename C::layout>;
 
-const std::vector<int> kInfoSizes{1, 2, 3, 4, 5, 8, 9, 16, 17, 32, 33, 64, 65};
+const std::vector<int> kInfoSizes{1, 2, 3, 4, 5, 8, 9, 16, 17, 32, 33, 64, 65, 150};
 
 // Factors `images` on `path`; returns A before and after, and info.
 template <class C>
@@ -87,8 +87,13 @@ TYPED_TEST(Info, BadMatrixInAGoodBatch) {
 TYPED_TEST(Info, EveryMatrixFailsAtItsOwnColumn) {
   using C = TypeParam;
   using T = typename C::scalar;
-  for (const auto& [n, batch] :
-       {std::pair<int, int>{3, 3000}, {6, 1001}, {8, 515}, {10, 301}, {13, 517}, {40, 41}}) {
+  for (const auto& [n, batch] : {std::pair<int, int>{3, 3000},
+                                 {6, 1001},
+                                 {8, 515},
+                                 {10, 301},
+                                 {13, 517},
+                                 {40, 41},
+                                 {150, 151}}) {
     const SpdBatch s = make_spd_batch<T>(n, batch);
     std::vector<Matrix> images;
     std::vector<int> want;
@@ -125,7 +130,7 @@ TYPED_TEST(Info, SubnormalPivot) {
   using T = typename C::scalar;
   constexpr int kBatch = 9, kAt = 4;
   for (const TinyPivot& tiny_pivot : tiny_pivots<T>())
-    for (int n : {2, 3, 8, 9, 16, 17, 24, 25, 32, 33, 48, 64, 65, 100, 128}) {
+    for (int n : {2, 3, 8, 9, 16, 17, 24, 25, 32, 33, 48, 64, 65, 100, 128, 150}) {
       const int k = n / 2;
       const double tiny = tiny_pivot.value;
       const Matrix one = with_lone_pivot(n, k, 1.0), sub = with_lone_pivot(n, k, tiny);

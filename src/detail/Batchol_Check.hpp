@@ -88,8 +88,8 @@ inline void check_options(const char* routine, const Options& opts) {
   if (opts.uplo != Uplo::Lower && opts.uplo != Uplo::Upper)
     fail(routine, "opts.uplo", "must be Uplo::Lower or Uplo::Upper");
   if (opts.path != Path::Auto && opts.path != Path::Generic && opts.path != Path::Host &&
-      opts.path != Path::Cuda)
-    fail(routine, "opts.path", "must be Path::Auto, Generic, Host or Cuda");
+      opts.path != Path::Cuda && opts.path != Path::Blocked)
+    fail(routine, "opts.path", "must be Path::Auto, Generic, Host, Cuda or Blocked");
 }
 
 }  // namespace batchol::detail

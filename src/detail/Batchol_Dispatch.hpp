@@ -3,19 +3,22 @@
 //   1. resolve Options::path for the execution space and the operation
 //      (Auto: the specialized path the build has, else Generic; a path the
 //      build does not provide throws std::invalid_argument);
-//   2. send what the Cuda tables have no kernel for (n == 0, or n above
-//      BATCHOL_CUDA_MAX_N) to the Generic path instead;
+//   2. send what the Cuda tables have no kernel for to another path: orders
+//      above BATCHOL_CUDA_MAX_N to Blocked (Generic for the smaller of them
+//      on interleaved batches: blocked::preferred), n == 0 to Generic;
 //   3. open a Kokkos profiling region named after the routine and the path
 //      that runs, e.g. "batchol::potrf[Cuda]";
 //   4. call that path's single entry, on the caller's execution space
 //      instance:
 //        generic::run<OP>(exec, pr)             Batchol_Generic.hpp
 //        host::run<OP>(exec, pr)                Batchol_HostPath.hpp
+//        blocked::run<OP>(exec, pr)             Batchol_Blocked.hpp
 //        cuda::run<OP>(pr, exec.cuda_stream())  cuda/Batchol_CudaRun.cuh
 #ifndef BATCHOL_DISPATCH_HPP
 #define BATCHOL_DISPATCH_HPP
 
 #include <Batchol_Options.hpp>
+#include <detail/Batchol_Blocked.hpp>
 #include <detail/Batchol_Check.hpp>
 #include <detail/Batchol_Compat.hpp>
 #include <detail/Batchol_CudaPath.hpp>
@@ -29,7 +32,8 @@
 namespace batchol::detail {
 
 // Whether `path` can run operation OP on ExecSpace in this build (Auto and
-// Generic always can): batchol::path_available.
+// Generic always can, Blocked the operations the specialized paths have):
+// batchol::path_available.
 template <class ExecSpace, Op OP>
 constexpr bool provides(Path path) {
   switch (path) {
@@ -37,6 +41,8 @@ constexpr bool provides(Path path) {
       return host_path_available_v<ExecSpace, OP>;
     case Path::Cuda:
       return cuda_path_available_v<ExecSpace, OP>;
+    case Path::Blocked:
+      return specialized(OP);
     default:
       return true;
   }
@@ -59,15 +65,22 @@ Path resolve_path(const char* routine, const Options& opts) {
         fail(routine, "opts.path",
              "is Path::Cuda, which this build does not provide for this execution space");
       return Path::Cuda;
+    case Path::Blocked:
+      if (!provides<ExecSpace, OP>(Path::Blocked))
+        fail(routine, "opts.path", "is Path::Blocked, which does not provide this operation");
+      return Path::Blocked;
     default:
       return Path::Generic;
   }
 }
 
-// The profiling region of a call of operation `op` on `path` (Generic, Host
-// or Cuda), e.g. "batchol::potrf[Cuda]".
+// The profiling region of a call of operation `op` on `path` (Generic, Host,
+// Cuda or Blocked), e.g. "batchol::potrf[Cuda]".
 inline std::string region_name(Op op, Path path) {
-  const char* p = path == Path::Host ? "Host" : path == Path::Cuda ? "Cuda" : "Generic";
+  const char* p = path == Path::Host      ? "Host"
+                  : path == Path::Cuda    ? "Cuda"
+                  : path == Path::Blocked ? "Blocked"
+                                          : "Generic";
   return std::string("batchol::") + routine_name(op) + "[" + p + "]";
 }
 
@@ -76,7 +89,8 @@ inline std::string region_name(Op op, Path path) {
 template <Op OP, class ExecSpace, class T>
 void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const Options& opts) {
   Path path = resolve_path<ExecSpace, OP>(routine, opts);
-  if (path == Path::Cuda && !cuda_has_kernel(pr.n)) path = Path::Generic;
+  if (path == Path::Cuda && !cuda_has_kernel(pr.n))
+    path = pr.n > 0 && blocked::preferred(pr) ? Path::Blocked : Path::Generic;
   const ScopedRegion region(region_name(OP, path));
   if (pr.batch == 0) return;
   switch (path) {
@@ -87,6 +101,9 @@ void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const
 #if BATCHOL_HAS_CUDA_PATH
       if constexpr (cuda_path_available_v<ExecSpace, OP>) cuda::run<OP>(pr, exec.cuda_stream());
 #endif
+      break;
+    case Path::Blocked:
+      if constexpr (specialized(OP)) blocked::run<OP>(exec, pr);
       break;
     default:
       generic::run<OP>(exec, pr);

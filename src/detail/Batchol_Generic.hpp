@@ -42,6 +42,8 @@ struct Functor {
       }
       Kokkos::single(Kokkos::PerTeam(m), [&]() { info_of(pr, i) = info; });
     } else if constexpr (OP == Op::Potrs) {
+      // The solve of a split posv leaves failed systems alone (Problem::skip_failed).
+      if (pr.skip_failed && info_of(pr, i) != 0) return;
       team_potrs(m, as_const(matrix_of(pr, i)), pr.n, rhs_of(pr, i), pr.nrhs);
     } else if constexpr (OP == Op::Potri) {
       const work_view work(m.team_scratch(scratch_level), team_potri_work_count(pr.n));
@@ -134,9 +136,7 @@ void run(const ExecSpace& exec, const Problem<T>& pr) {
                  Kokkos::View<double*, space>::shmem_size(mixed_double_count(pr.n, pr.nrhs));
   }
   launch_teams(exec, "batchol::generic", pr.batch, pr.n, work_bytes,
-               [&](std::int64_t offset, int level) {
-                 return F{pr, offset, level};
-               });
+               [&](std::int64_t offset, int level) { return F{pr, offset, level}; });
 }
 
 }  // namespace batchol::detail::generic

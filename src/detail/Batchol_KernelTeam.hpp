@@ -20,9 +20,12 @@ KOKKOS_INLINE_FUNCTION constexpr std::size_t team_potrf_work_count(int n) {
 }
 
 // work: team_potrf_work_count(n) scalars shared by the team, or nullptr to
-// factor each panel in place (same result, more traffic to A).
+// factor each panel in place (same result, more traffic to A). flush: a
+// subnormal pivot fails too, as where approximate square roots flush it to
+// zero (Options::fast_math on the Blocked path).
 template <class Member, class T>
-KOKKOS_INLINE_FUNCTION int team_potrf(const Member& member, Strided<T> a, int n, T* work) {
+KOKKOS_INLINE_FUNCTION int team_potrf(const Member& member, Strided<T> a, int n, T* work,
+                                      bool flush = false) {
   constexpr int NB = generic_nb;
   int info = 0;
   for (int k0 = 0; k0 < n && info == 0; k0 += NB) {
@@ -50,7 +53,8 @@ KOKKOS_INLINE_FUNCTION int team_potrf(const Member& member, Strided<T> a, int n,
     // the second barrier, so that every thread reads the same pivot first.
     for (int j = 0; j < w; ++j) {
       const T d = p(j, j);
-      if (!pivot_ok(d)) {  // every thread sees the same d: the team leaves together
+      // Every thread sees the same d: the team leaves together.
+      if (!pivot_ok(d) || (flush && d < Limits<T>::min_normal)) {
         info = k0 + j + 1;
         break;
       }

@@ -51,8 +51,8 @@ struct Problem {
   // roots and reciprocals from approximations (Host and Cuda paths).
   bool fast_math = false;
   // Solves only: a system whose info is nonzero keeps its right-hand sides
-  // (the Cuda path's posv split into potrf and a solve). Otherwise the solves
-  // never read info.
+  // (a posv split into potrf and a solve, on the Cuda and Blocked paths).
+  // Otherwise the solves never read info.
   bool skip_failed = false;
 };
 

@@ -49,6 +49,8 @@ inline const char* name_of(batchol::Path p) {
       return "Host";
     case batchol::Path::Cuda:
       return "Cuda";
+    case batchol::Path::Blocked:
+      return "Blocked";
   }
   return "?";
 }
@@ -81,8 +83,8 @@ constexpr bool path_provided(batchol::Path p) {
 template <Op... Ops>
 std::vector<batchol::Path> paths_under_test() {
   std::vector<batchol::Path> out;
-  for (batchol::Path p :
-       {batchol::Path::Generic, batchol::Path::Auto, batchol::Path::Host, batchol::Path::Cuda})
+  for (batchol::Path p : {batchol::Path::Generic, batchol::Path::Auto, batchol::Path::Host,
+                          batchol::Path::Cuda, batchol::Path::Blocked})
     if (path_provided<Exec, Ops...>(p)) out.push_back(p);
   return out;
 }
