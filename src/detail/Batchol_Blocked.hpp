@@ -106,9 +106,10 @@ struct Diagonal {
 
   Problem<T> pr;
   std::int64_t offset;
+  int level;  // of the team scratch
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
-    const work_view work(m.team_scratch(0), std::size_t(scratch_count));
+    const work_view work(m.team_scratch(level), std::size_t(scratch_count));
     factor_diagonal(m, pr, offset + m.league_rank(), 0, work.data());
   }
 };
@@ -129,6 +130,7 @@ struct Panel {
   int k0;
   int blocks;  // teams per matrix
   std::int64_t offset;
+  int level;  // of the team scratch
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
     const std::int64_t i = offset + m.league_rank() / blocks;
@@ -138,7 +140,7 @@ struct Panel {
     const int cols = info != 0 ? info - k0 - 1 : w;
     if (cols <= 0) return;
     const Strided<T> a = matrix_of(pr, i);
-    const work_view scratch(m.team_scratch(0), std::size_t(scratch_count));
+    const work_view scratch(m.team_scratch(level), std::size_t(scratch_count));
     T* const ls = scratch.data();
     T* const inv = ls + NB * NB;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, w * w), [&](const int t) {
@@ -186,6 +188,7 @@ struct Update {
   Problem<T> pr;
   int k0;
   std::int64_t offset, count;  // the matrices of this launch
+  int level;                   // of the team scratch
 
   // Tile-major: the first tiles of all matrices, which hold the next diagonal
   // block to factor, start first.
@@ -201,7 +204,7 @@ struct Update {
     tile_of(static_cast<int>(m.league_rank() / count), ti, tj);
     const int r0 = first + ti * TB, c0 = first + tj * TB;
     const Strided<T> a = matrix_of(pr, i);
-    const work_view scratch(m.team_scratch(0), std::size_t(scratch_count));
+    const work_view scratch(m.team_scratch(level), std::size_t(scratch_count));
     T* const pi = scratch.data();
     T* const pj = ti == tj ? pi : pi + NB * LD;
 
@@ -272,24 +275,27 @@ struct Mirror {
   }
 };
 
-// `count` teams of `team` threads (at most), each with scratch_bytes of level-0
+// `count` teams of `team` threads (at most), each with scratch_bytes of team
 // scratch; units_per_team of the league make up one matrix, and a league holds
 // at most 2^30 teams (larger batches take several launches): make(offset,
-// count) builds the functor for the count matrices from offset on.
+// count, level) builds the functor for the count matrices from offset on,
+// with its scratch at that level.
 template <class ExecSpace, class Make>
 void launch(const ExecSpace& exec, const char* name, std::int64_t batch, int teams_per_matrix,
             int team, std::size_t scratch_bytes, const Make& make) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  // Level 0 where it fits (its size varies: 32 KB on OpenMP), else level 1.
+  const int level = scratch_bytes > std::size_t(Policy::scratch_size_max(0)) ? 1 : 0;
   const std::int64_t per_launch = (std::int64_t(1) << 30) / teams_per_matrix;
   for (std::int64_t offset = 0; offset < batch; offset += per_launch) {
     const std::int64_t count = std::min(batch - offset, per_launch);
     const int league = static_cast<int>(count * teams_per_matrix);
-    const auto functor = make(offset, count);
+    const auto functor = make(offset, count, level);
     Policy probe(exec, league, 1);
-    probe.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+    probe.set_scratch_size(level, Kokkos::PerTeam(scratch_bytes));
     const int max = probe.team_size_max(functor, Kokkos::ParallelForTag());
     Policy policy(exec, league, generic::is_host_exec_v<ExecSpace> ? 1 : std::min(team, max));
-    policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+    policy.set_scratch_size(level, Kokkos::PerTeam(scratch_bytes));
     Kokkos::parallel_for(name, policy, functor);
   }
 }
@@ -302,20 +308,25 @@ void factor(const ExecSpace& exec, const Problem<T>& pr) {
   const int n = pr.n;
   launch(exec, "batchol::blocked::diagonal", pr.batch, 1, NB,
          D::work_view::shmem_size(D::scratch_count),
-         [&](std::int64_t offset, std::int64_t) { return D{pr, offset}; });
+         [&](std::int64_t offset, std::int64_t, int level) { return D{pr, offset, level}; });
   for (int k0 = 0; k0 + NB < n; k0 += NB) {
     const int rest = n - k0 - NB, blocks = (rest + RT - 1) / RT;
     launch(exec, "batchol::blocked::panel", pr.batch, blocks, RT,
            P::work_view::shmem_size(P::scratch_count),
-           [&](std::int64_t offset, std::int64_t) { return P{pr, k0, blocks, offset}; });
+           [&](std::int64_t offset, std::int64_t, int level) {
+             return P{pr, k0, blocks, offset, level};
+           });
     const int t = (rest + TB - 1) / TB, tiles = t * (t + 1) / 2;
     launch(exec, "batchol::blocked::update", pr.batch, tiles, TT * TT,
            U::work_view::shmem_size(U::scratch_count),
-           [&](std::int64_t offset, std::int64_t count) { return U{pr, k0, offset, count}; });
+           [&](std::int64_t offset, std::int64_t count, int level) {
+             return U{pr, k0, offset, count, level};
+           });
   }
   if (pr.mirror)
-    launch(exec, "batchol::blocked::mirror", pr.batch, 1, ((std::min(n, 256) + 31) / 32) * 32, 0,
-           [&](std::int64_t offset, std::int64_t) { return Mirror<ExecSpace, T>{pr, offset}; });
+    launch(
+        exec, "batchol::blocked::mirror", pr.batch, 1, ((std::min(n, 256) + 31) / 32) * 32, 0,
+        [&](std::int64_t offset, std::int64_t, int) { return Mirror<ExecSpace, T>{pr, offset}; });
 }
 
 // Whether Auto takes the Blocked path above the Cuda tables (else Generic).
@@ -348,8 +359,9 @@ void run(const ExecSpace& exec, const Problem<T>& pr) {
     const int chunks = (pr.nrhs + QC - 1) / QC;
     if (chunks == 0) return;
     launch(exec, "batchol::blocked::solve", pr.batch, chunks, 256,
-           S::work_view::shmem_size(S::scratch_count), [&](std::int64_t offset, std::int64_t) {
-             return S{solve, solves_forward(OP), solves_backward(OP), chunks, offset};
+           S::work_view::shmem_size(S::scratch_count),
+           [&](std::int64_t offset, std::int64_t, int level) {
+             return S{solve, solves_forward(OP), solves_backward(OP), chunks, offset, level};
            });
   }
 }

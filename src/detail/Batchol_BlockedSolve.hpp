@@ -36,6 +36,7 @@ struct Solve {
   bool forward, backward;
   int chunks;  // teams per matrix
   std::int64_t offset;
+  int level;  // of the team scratch
 
   // One sweep over the blocks: L y = b (forward) or L^T x = y.
   template <bool Forward>
@@ -89,7 +90,7 @@ struct Solve {
     const std::int64_t i = offset + m.league_rank() / chunks;
     if (pr.skip_failed && info_of(pr, i) != 0) return;
     const int q0 = (m.league_rank() % chunks) * QC, qc = min_int(QC, pr.nrhs - q0);
-    const work_view scratch(m.team_scratch(0), std::size_t(scratch_count));
+    const work_view scratch(m.team_scratch(level), std::size_t(scratch_count));
     T* const ls = scratch.data();
     T* const bs = ls + SB * SLD;
     T* const red = bs + SB * QC;
