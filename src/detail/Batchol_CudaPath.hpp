@@ -26,7 +26,7 @@ namespace batchol::detail {
 #if BATCHOL_HAS_CUDA_PATH
 template <class ExecSpace, Op OP>
 inline constexpr bool cuda_path_available_v =
-    std::is_same_v<ExecSpace, Kokkos::Cuda> && specialized(OP);
+    std::is_same_v<ExecSpace, Kokkos::Cuda>&& specialized(OP);
 
 // Whether the Cuda tables have a kernel for order n (1 to BATCHOL_CUDA_MAX_N,
 // at most the tables' 128).

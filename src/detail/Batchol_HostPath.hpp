@@ -50,7 +50,7 @@ inline constexpr bool is_host_path_space_v =
 template <class ExecSpace, Op OP>
 inline constexpr bool host_path_available_v =
 #if defined(BATCHOL_HOST_PATH_AVAILABLE)
-    is_host_path_space_v<ExecSpace> && specialized(OP);
+    is_host_path_space_v<ExecSpace>&& specialized(OP);
 #else
     false;
 #endif

@@ -20,12 +20,9 @@ KOKKOS_INLINE_FUNCTION constexpr std::size_t team_potrf_work_count(int n) {
 }
 
 // work: team_potrf_work_count(n) scalars shared by the team, or nullptr to
-// factor each panel in place (same result, more traffic to A). flush: a
-// subnormal pivot fails too, as where approximate square roots flush it to
-// zero (Options::fast_math on the Blocked path).
+// factor each panel in place (same result, more traffic to A).
 template <class Member, class T>
-KOKKOS_INLINE_FUNCTION int team_potrf(const Member& member, Strided<T> a, int n, T* work,
-                                      bool flush = false) {
+KOKKOS_INLINE_FUNCTION int team_potrf(const Member& member, Strided<T> a, int n, T* work) {
   constexpr int NB = generic_nb;
   int info = 0;
   for (int k0 = 0; k0 < n && info == 0; k0 += NB) {
@@ -53,8 +50,7 @@ KOKKOS_INLINE_FUNCTION int team_potrf(const Member& member, Strided<T> a, int n,
     // the second barrier, so that every thread reads the same pivot first.
     for (int j = 0; j < w; ++j) {
       const T d = p(j, j);
-      // Every thread sees the same d: the team leaves together.
-      if (!pivot_ok(d) || (flush && d < Limits<T>::min_normal)) {
+      if (!pivot_ok(d)) {  // every thread sees the same d: the team leaves together
         info = k0 + j + 1;
         break;
       }
