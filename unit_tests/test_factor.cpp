@@ -46,25 +46,33 @@ auto factor_on(const SpdBatch& s, batchol::Path path, bool write_transposed = fa
   return after;
 }
 
+// Factors s on every path: each factor within the LAPACK bounds, and the
+// paths within the forward bound of the first one. Returns whether all held.
+template <class C>
+bool expect_every_path_matches_lapack(const SpdBatch& s) {
+  using T = typename C::scalar;
+  const int n = s.n, batch = s.batch();
+  std::vector<Matrix> first;  // the first path's factors, to compare the others with
+  for (batchol::Path path : paths_under_test<Op::Potrf>()) {
+    SCOPED_TRACE(case_name(n, batch, path));
+    const auto h = factor_on<C>(s, path);
+    std::vector<Matrix> factors;
+    for (int b = 0; b < batch; ++b) factors.push_back(lower_of(get(h, b), C::uplo));
+    EXPECT_TRUE(every_item(batch, [&](int b) { return factor_ok<T>(s, b, factors[b]); }));
+    if (first.empty()) first = factors;
+    EXPECT_TRUE(every_item(
+        batch, [&](int b) { return paths_agree<T>(factors[b], first[b], n, s.cond[b]); }));
+    if (::testing::Test::HasFailure()) return false;  // one failing case is enough to read
+  }
+  return true;
+}
+
 TYPED_TEST(Factor, MatchesLapackAtEverySize) {
   using C = TypeParam;
-  using T = typename C::scalar;
   for (int n : all_sizes())
-    for (int batch : batches_for(n)) {
-      const SpdBatch s = make_spd_batch<T>(n, batch);
-      std::vector<Matrix> first;  // the first path's factors, to compare the others with
-      for (batchol::Path path : paths_under_test<Op::Potrf>()) {
-        SCOPED_TRACE(case_name(n, batch, path));
-        const auto h = factor_on<C>(s, path);
-        std::vector<Matrix> factors;
-        for (int b = 0; b < batch; ++b) factors.push_back(lower_of(get(h, b), C::uplo));
-        EXPECT_TRUE(every_item(batch, [&](int b) { return factor_ok<T>(s, b, factors[b]); }));
-        if (first.empty()) first = factors;
-        EXPECT_TRUE(every_item(
-            batch, [&](int b) { return paths_agree<T>(factors[b], first[b], n, s.cond[b]); }));
-        if (::testing::Test::HasFailure()) return;  // one failing case is enough to read
-      }
-    }
+    for (int batch : batches_for(n))
+      if (!expect_every_path_matches_lapack<C>(make_spd_batch<typename C::scalar>(n, batch)))
+        return;
 }
 
 // Orders above the Cuda path's tables, where Auto factors on the Blocked path
@@ -81,22 +89,8 @@ TYPED_TEST(Factor, MatchesLapackAtLargeOrders) {
   std::vector<int> sizes{129, 130, 191, 255, 256, 257};
   if (largest)
     for (int n : {511, 512, 1000, 1025}) sizes.push_back(n);
-  for (int n : sizes) {
-    const int batch = n < 500 ? 2 : 1;
-    const SpdBatch s = make_spd_batch<T>(n, batch);
-    std::vector<Matrix> first;
-    for (batchol::Path path : paths_under_test<Op::Potrf>()) {
-      SCOPED_TRACE(case_name(n, batch, path));
-      const auto h = factor_on<C>(s, path);
-      std::vector<Matrix> factors;
-      for (int b = 0; b < batch; ++b) factors.push_back(lower_of(get(h, b), C::uplo));
-      EXPECT_TRUE(every_item(batch, [&](int b) { return factor_ok<T>(s, b, factors[b]); }));
-      if (first.empty()) first = factors;
-      EXPECT_TRUE(every_item(
-          batch, [&](int b) { return paths_agree<T>(factors[b], first[b], n, s.cond[b]); }));
-      if (::testing::Test::HasFailure()) return;
-    }
-  }
+  for (int n : sizes)
+    if (!expect_every_path_matches_lapack<C>(make_spd_batch<T>(n, n < 500 ? 2 : 1))) return;
 }
 
 // write_transposed leaves the factor bit-identical and mirrors it, bit for

@@ -275,29 +275,14 @@ struct Mirror {
   }
 };
 
-// `count` teams of `team` threads (at most), each with scratch_bytes of team
-// scratch; units_per_team of the league make up one matrix, and a league holds
-// at most 2^30 teams (larger batches take several launches): make(offset,
-// count, level) builds the functor for the count matrices from offset on,
-// with its scratch at that level.
+// teams_per_matrix teams of at most `team` threads (one on a host) for each
+// matrix: generic::launch_league.
 template <class ExecSpace, class Make>
 void launch(const ExecSpace& exec, const char* name, std::int64_t batch, int teams_per_matrix,
             int team, std::size_t scratch_bytes, const Make& make) {
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  // Level 0 where it fits (its size varies: 32 KB on OpenMP), else level 1.
-  const int level = scratch_bytes > std::size_t(Policy::scratch_size_max(0)) ? 1 : 0;
-  const std::int64_t per_launch = (std::int64_t(1) << 30) / teams_per_matrix;
-  for (std::int64_t offset = 0; offset < batch; offset += per_launch) {
-    const std::int64_t count = std::min(batch - offset, per_launch);
-    const int league = static_cast<int>(count * teams_per_matrix);
-    const auto functor = make(offset, count, level);
-    Policy probe(exec, league, 1);
-    probe.set_scratch_size(level, Kokkos::PerTeam(scratch_bytes));
-    const int max = probe.team_size_max(functor, Kokkos::ParallelForTag());
-    Policy policy(exec, league, generic::is_host_exec_v<ExecSpace> ? 1 : std::min(team, max));
-    policy.set_scratch_size(level, Kokkos::PerTeam(scratch_bytes));
-    Kokkos::parallel_for(name, policy, functor);
-  }
+  generic::launch_league(
+      exec, name, batch, teams_per_matrix, scratch_bytes,
+      [&](int max) { return generic::is_host_exec_v<ExecSpace> ? 1 : std::min(team, max); }, make);
 }
 
 template <class ExecSpace, class T>
@@ -308,7 +293,9 @@ void factor(const ExecSpace& exec, const Problem<T>& pr) {
   const int n = pr.n;
   launch(exec, "batchol::blocked::diagonal", pr.batch, 1, NB,
          D::work_view::shmem_size(D::scratch_count),
-         [&](std::int64_t offset, std::int64_t, int level) { return D{pr, offset, level}; });
+         [&](std::int64_t offset, std::int64_t, int level) {
+           return D{pr, offset, level};
+         });
   for (int k0 = 0; k0 + NB < n; k0 += NB) {
     const int rest = n - k0 - NB, blocks = (rest + RT - 1) / RT;
     launch(exec, "batchol::blocked::panel", pr.batch, blocks, RT,
@@ -324,9 +311,10 @@ void factor(const ExecSpace& exec, const Problem<T>& pr) {
            });
   }
   if (pr.mirror)
-    launch(
-        exec, "batchol::blocked::mirror", pr.batch, 1, ((std::min(n, 256) + 31) / 32) * 32, 0,
-        [&](std::int64_t offset, std::int64_t, int) { return Mirror<ExecSpace, T>{pr, offset}; });
+    launch(exec, "batchol::blocked::mirror", pr.batch, 1, ((std::min(n, 256) + 31) / 32) * 32, 0,
+           [&](std::int64_t offset, std::int64_t, int) {
+             return Mirror<ExecSpace, T>{pr, offset};
+           });
 }
 
 // Whether Auto takes the Blocked path above the Cuda tables (else Generic).

@@ -42,8 +42,6 @@ struct Functor {
       }
       Kokkos::single(Kokkos::PerTeam(m), [&]() { info_of(pr, i) = info; });
     } else if constexpr (OP == Op::Potrs) {
-      // The solve of a split posv leaves failed systems alone (Problem::skip_failed).
-      if (pr.skip_failed && info_of(pr, i) != 0) return;
       team_potrs(m, as_const(matrix_of(pr, i)), pr.n, rhs_of(pr, i), pr.nrhs);
     } else if constexpr (OP == Op::Potri) {
       const work_view work(m.team_scratch(scratch_level), team_potri_work_count(pr.n));
@@ -98,27 +96,38 @@ int team_size(int n, int team_size_max) {
   }
 }
 
-// One team per matrix of a batch of `batch` matrices of order n, each team
-// with work_bytes of scratch (level 0 when it fits, else level 1):
-// make(offset, level) builds the functor for the matrices from offset on.
-// A league holds at most INT_MAX teams; larger batches take several launches.
-template <class ExecSpace, class Make>
-void launch_teams(const ExecSpace& exec, const char* name, std::int64_t batch, int n,
-                  std::size_t work_bytes, const Make& make) {
+// teams_per_matrix teams for each of `batch` matrices, each team with
+// work_bytes of scratch (level 0 when it fits, else level 1) and
+// team_of(team_size_max) threads: make(offset, count, level) builds the
+// functor for the count matrices from offset on. A league holds at most 2^30
+// teams; larger batches take several launches.
+template <class ExecSpace, class TeamOf, class Make>
+void launch_league(const ExecSpace& exec, const char* name, std::int64_t batch,
+                   int teams_per_matrix, std::size_t work_bytes, const TeamOf& team_of,
+                   const Make& make) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const int level = work_bytes > std::size_t(Policy::scratch_size_max(0)) ? 1 : 0;
-  constexpr std::int64_t max_league = std::int64_t(1) << 30;
-  for (std::int64_t offset = 0; offset < batch; offset += max_league) {
-    const int league = static_cast<int>(std::min(batch - offset, max_league));
-    const auto functor = make(offset, level);
+  const std::int64_t per_launch = (std::int64_t(1) << 30) / teams_per_matrix;
+  for (std::int64_t offset = 0; offset < batch; offset += per_launch) {
+    const std::int64_t count = std::min(batch - offset, per_launch);
+    const int league = static_cast<int>(count * teams_per_matrix);
+    const auto functor = make(offset, count, level);
     Policy probe(exec, league, 1);
     probe.set_scratch_size(level, Kokkos::PerTeam(work_bytes));
-    const int team =
-        team_size<ExecSpace>(n, probe.team_size_max(functor, Kokkos::ParallelForTag()));
-    Policy policy(exec, league, team);
+    Policy policy(exec, league, team_of(probe.team_size_max(functor, Kokkos::ParallelForTag())));
     policy.set_scratch_size(level, Kokkos::PerTeam(work_bytes));
     Kokkos::parallel_for(name, policy, functor);
   }
+}
+
+// One team per matrix of order n (team_size threads): make(offset, level)
+// builds the functor for the matrices from offset on.
+template <class ExecSpace, class Make>
+void launch_teams(const ExecSpace& exec, const char* name, std::int64_t batch, int n,
+                  std::size_t work_bytes, const Make& make) {
+  launch_league(
+      exec, name, batch, 1, work_bytes, [&](int max) { return team_size<ExecSpace>(n, max); },
+      [&](std::int64_t offset, std::int64_t, int level) { return make(offset, level); });
 }
 
 // The Generic path's entry: operation OP on every matrix of pr, on exec.
@@ -136,7 +145,9 @@ void run(const ExecSpace& exec, const Problem<T>& pr) {
                  Kokkos::View<double*, space>::shmem_size(mixed_double_count(pr.n, pr.nrhs));
   }
   launch_teams(exec, "batchol::generic", pr.batch, pr.n, work_bytes,
-               [&](std::int64_t offset, int level) { return F{pr, offset, level}; });
+               [&](std::int64_t offset, int level) {
+                 return F{pr, offset, level};
+               });
 }
 
 }  // namespace batchol::detail::generic
