@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <Batchol.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -280,8 +281,10 @@ void record_region(const char* name) {
 }
 
 // Every host-level call opens one Kokkos profiling region, named after the
-// routine and the path that runs it: Auto's choice, and the Generic path
-// where the Cuda tables have no kernel (n = 0, n > BATCHOL_CUDA_MAX_N).
+// routine and the path that runs it: Auto's choice, and the Generic or
+// Blocked path where the Cuda tables have no kernel (n = 0; the solves above
+// n = 128; every routine above BATCHOL_CUDA_MAX_N). A posv above 128 factors
+// on the Cuda path (and solves on the Blocked one).
 TEST(Profiling, RegionNamesTheRoutineAndThePath) {
   namespace tools = Kokkos::Tools::Experimental;
   const auto saved = tools::get_callbacks();
@@ -298,7 +301,8 @@ TEST(Profiling, RegionNamesTheRoutineAndThePath) {
 #endif
   const bool cuda = path_provided<Exec, Op::Potrf>(batchol::Path::Cuda);
   const bool host = path_provided<Exec, Op::Potrf>(batchol::Path::Host);
-  auto expect_regions = [&](int n, batchol::Path path, const std::string& runs) {
+  // runs[r]: the path that runs potrf, posv, potrs and trsv (r = 0..3).
+  auto expect_regions = [&](int n, batchol::Path path, const std::vector<std::string>& runs) {
     SCOPED_TRACE("n = " + std::to_string(n) + ", " + name_of(path));
     Batch3<double, Kokkos::LayoutRight> A("A", 3, n, n);
     Batch2<double, Kokkos::LayoutRight> B("B", 3, n);
@@ -314,8 +318,8 @@ TEST(Profiling, RegionNamesTheRoutineAndThePath) {
     batchol::trsv(Exec(), Uplo::Upper, batchol::Trans::Transpose, A, B, opts);
     Exec().fence();
     const std::vector<std::string> want{
-        "batchol::potrf[" + runs + "]", "batchol::posv[" + runs + "]",
-        "batchol::potrs[" + runs + "]", "batchol::trsv[" + runs + "]"};
+        "batchol::potrf[" + runs[0] + "]", "batchol::posv[" + runs[1] + "]",
+        "batchol::potrs[" + runs[2] + "]", "batchol::trsv[" + runs[3] + "]"};
     EXPECT_EQ(regions(), want);
   };
   for (batchol::Path path :
@@ -324,9 +328,16 @@ TEST(Profiling, RegionNamesTheRoutineAndThePath) {
                              : cuda                      ? "Cuda"
                              : host                      ? "Host"
                                                          : "Generic";
-    expect_regions(4, path, runs);
-    expect_regions(0, path, runs == "Cuda" ? "Generic" : runs);
-    if (runs == "Cuda") expect_regions(BATCHOL_CUDA_MAX_N + 1, path, "Blocked");
+    const std::vector<std::string> all(4, runs);
+    expect_regions(4, path, all);
+    expect_regions(0, path, runs == "Cuda" ? std::vector<std::string>(4, "Generic") : all);
+    if (runs == "Cuda") {
+      const int n = 200;
+      const std::string factor = n <= BATCHOL_CUDA_MAX_N ? "Cuda" : "Blocked";
+      expect_regions(n, path, {factor, factor, "Blocked", "Blocked"});
+      expect_regions(std::min(BATCHOL_CUDA_MAX_N, 512) + 1, path,
+                     std::vector<std::string>(4, "Blocked"));
+    }
   }
 }
 

@@ -10,7 +10,7 @@
 // BATCHOL_DISABLE_HOST_PATH (defined or not): no Host path; host execution
 // spaces take the Generic path (Batchol_HostPath.hpp).
 // BATCHOL_CUDA_MAX_N: the largest order the Cuda kernel tables instantiate
-// kernels for; larger orders take the Generic path (Batchol_Dispatch.hpp).
+// kernels for; larger orders take the Blocked path (Batchol_Dispatch.hpp).
 #ifndef BATCHOL_BUILD_OPTIONS_HPP
 #define BATCHOL_BUILD_OPTIONS_HPP
 
@@ -21,7 +21,7 @@
 // Every row of the Cuda tables is an unrolled kernel, so each one costs
 // compile time in the translation units that compile the Cuda path.
 #ifndef BATCHOL_CUDA_MAX_N
-#define BATCHOL_CUDA_MAX_N 128
+#define BATCHOL_CUDA_MAX_N 512
 #endif
 
 #endif

@@ -210,7 +210,7 @@ Cand<T> make_lane_cand() {
   Cand<T> c;
   c.name = "lane<R=" + std::to_string(R) + ",NR=" + std::to_string(NR) + ",G=" + std::to_string(G) +
            ",MINB=" + std::to_string(MINB) + ">";
-  c.np = BATCHOL_CUDA_MAX_N;
+  c.np = batchol::cuda::tuned_max_n;
   c.g = G;
   c.warps = 1;
   c.nb = R;

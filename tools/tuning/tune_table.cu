@@ -21,7 +21,7 @@ namespace {
 
 template <class T, Op OP>
 void table_launch(const Problem<T>& p, cudaStream_t s) {
-  if (!batchol::cuda::has_kernel(p.n)) {
+  if (!batchol::cuda::has_kernel(OP, p.n)) {
     std::fprintf(stderr, "cuda::run: no kernel for n = %d\n", p.n);
     std::exit(3);
   }
@@ -73,12 +73,12 @@ void add_mode(const char* name, int np, int lo, int mode, typename Cand<T>::Fn f
 template <class T, Op OP>
 void add_table() {
   add_mode<T>("table", 64, 0, int(OP), &table_launch<T, OP>);
-  add_mode<T>("table_factor", BATCHOL_CUDA_MAX_N, 64, int(OP), &table_launch<T, OP>);
+  add_mode<T>("table_factor", batchol::cuda::tuned_max_n, 64, int(OP), &table_launch<T, OP>);
 }
 
 template <class T, Op OP>
 void add_default() {
-  add_mode<T>("default_table", BATCHOL_CUDA_MAX_N, 0, int(OP), &default_launch<T, OP>);
+  add_mode<T>("default_table", batchol::cuda::tuned_max_n, 0, int(OP), &default_launch<T, OP>);
 }
 
 #ifndef TUNE_PART

@@ -62,12 +62,12 @@ struct FactorEntry {
 };
 
 // What the lookup relies on, checked when a table is compiled: rows in
-// increasing order from n = 1 to `top`, each kernel's padded order holding its
-// rows' orders, shapes the kernels accept.
+// increasing order from n = from + 1 to `top`, each kernel's padded order
+// holding its rows' orders, shapes the kernels accept.
 template <class Rows>
-constexpr bool valid_table(const Rows& t, int top) {
+constexpr bool valid_table(const Rows& t, int top, int from = 0) {
   const std::size_t rows = std::size(t);
-  int lo = 0;
+  int lo = from;
   for (std::size_t i = 0; i < rows; ++i) {
     const FactorEntry& e = t[i];
     if (e.n_hi <= lo || e.np < e.n_hi || e.lanes < 1) return false;
@@ -99,9 +99,9 @@ constexpr bool valid_table(const Rows& t, int top) {
 // The same for the four row arrays of a table (double_left, double_right,
 // float_left, float_right).
 template <class SET>
-constexpr bool valid_table_set(int top) {
-  return valid_table(SET::double_left, top) && valid_table(SET::double_right, top) &&
-         valid_table(SET::float_left, top) && valid_table(SET::float_right, top);
+constexpr bool valid_table_set(int top, int from = 0) {
+  return valid_table(SET::double_left, top, from) && valid_table(SET::double_right, top, from) &&
+         valid_table(SET::float_left, top, from) && valid_table(SET::float_right, top, from);
 }
 
 // What a launch through a table did: nothing (p.n is in none of its rows),
@@ -112,12 +112,13 @@ enum class Launch { NoKernel, Done, SolveNext };
 
 namespace rows_detail {
 
-// Row I of TABLE: when p.n lies in its range, launches OP (for a split posv,
-// its factorization) and says so; NoKernel otherwise.
-template <Op OP, class T, const auto& TABLE, std::size_t I>
+// Row I of TABLE (whose first row starts above FROM): when p.n lies in its
+// range, launches OP (for a split posv, its factorization) and says so;
+// NoKernel otherwise.
+template <Op OP, class T, const auto& TABLE, int FROM, std::size_t I>
 Launch try_row(const Problem<T>& p, cudaStream_t s) {
   constexpr FactorEntry e = TABLE[I];
-  constexpr int lo = I == 0 ? 0 : TABLE[I == 0 ? 0 : I - 1].n_hi;
+  constexpr int lo = I == 0 ? FROM : TABLE[I == 0 ? 0 : I - 1].n_hi;
   if constexpr (lo >= BATCHOL_CUDA_MAX_N) {
     return Launch::NoKernel;
   } else {
@@ -150,35 +151,36 @@ Launch try_row(const Problem<T>& p, cudaStream_t s) {
 }
 
 // The rows in order, until one has launched.
-template <Op OP, class T, const auto& TABLE, std::size_t... I>
+template <Op OP, class T, const auto& TABLE, int FROM, std::size_t... I>
 Launch run(const Problem<T>& p, cudaStream_t s, std::index_sequence<I...>) {
   Launch done = Launch::NoKernel;
-  (void)(((done = try_row<OP, T, TABLE, I>(p, s)) != Launch::NoKernel) || ...);
+  (void)(((done = try_row<OP, T, TABLE, FROM, I>(p, s)) != Launch::NoKernel) || ...);
   return done;
 }
 
 }  // namespace rows_detail
 
-// Runs OP with the kernel TABLE names for p.n (NoKernel: p.n is outside the
-// table, or above BATCHOL_CUDA_MAX_N).
-template <Op OP, class T, const auto& TABLE>
+// Runs OP with the kernel TABLE (rows from FROM + 1 on) names for p.n
+// (NoKernel: p.n is outside the table, or above BATCHOL_CUDA_MAX_N).
+template <Op OP, class T, const auto& TABLE, int FROM = 0>
 Launch launch_rows(const Problem<T>& p, cudaStream_t s) {
   constexpr std::size_t rows = std::size(TABLE);
-  return rows_detail::run<OP, T, TABLE>(p, s, std::make_index_sequence<rows>{});
+  return rows_detail::run<OP, T, TABLE, FROM>(p, s, std::make_index_sequence<rows>{});
 }
 
 // OP through the rows of SET (a struct of row arrays double_left,
-// double_right, float_left, float_right) for p's precision, with the _left
-// rows for LayoutLeft-like batches (batch index fastest).
-template <Op OP, class T, class SET>
+// double_right, float_left, float_right, from FROM + 1 on) for p's
+// precision, with the _left rows for LayoutLeft-like batches (batch index
+// fastest).
+template <Op OP, class T, class SET, int FROM = 0>
 Launch launch_table(const Problem<T>& p, cudaStream_t s) {
   const bool left = p.a_bs == 1;
   if constexpr (sizeof(T) == 8)
-    return left ? launch_rows<OP, T, SET::double_left>(p, s)
-                : launch_rows<OP, T, SET::double_right>(p, s);
+    return left ? launch_rows<OP, T, SET::double_left, FROM>(p, s)
+                : launch_rows<OP, T, SET::double_right, FROM>(p, s);
   else
-    return left ? launch_rows<OP, T, SET::float_left>(p, s)
-                : launch_rows<OP, T, SET::float_right>(p, s);
+    return left ? launch_rows<OP, T, SET::float_left, FROM>(p, s)
+                : launch_rows<OP, T, SET::float_right, FROM>(p, s);
 }
 
 }  // namespace batchol::cuda

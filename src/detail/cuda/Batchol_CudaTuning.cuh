@@ -11,8 +11,12 @@
 //
 // Each row is an unrolled kernel, so every row costs compile time in the
 // translation unit that compiles the Cuda path: BATCHOL_CUDA_MAX_N (default
-// 128) trims the tables, and larger n take the Generic path
+// 512) trims the tables, and larger n take the Blocked path
 // (Batchol_Dispatch.hpp).
+//
+// The tuned tables end at n = 128. Above, up to 512, potrf runs the rows of
+// LargeTable (below); potrs and trsv have no rows there, and a posv of such
+// an order is that potrf and the Blocked path's solve (Batchol_Dispatch.hpp).
 #ifndef BATCHOL_CUDA_TUNING_CUH
 #define BATCHOL_CUDA_TUNING_CUH
 
@@ -23,16 +27,21 @@
 
 namespace batchol::cuda {
 
-// The order every table ends at (valid_table checks it).
+// The order every tuned table ends at (valid_table checks it), and the one
+// LargeTable ends at.
 inline constexpr int table_max_n = 128;
+inline constexpr int large_max_n = 512;
 
-// The largest order the Cuda path has a kernel for in this build.
-inline constexpr int max_n = BATCHOL_CUDA_MAX_N < table_max_n ? BATCHOL_CUDA_MAX_N : table_max_n;
+// The largest order of this build's tuned rows and of all its rows.
+inline constexpr int tuned_max_n =
+    BATCHOL_CUDA_MAX_N < table_max_n ? BATCHOL_CUDA_MAX_N : table_max_n;
+inline constexpr int max_n = BATCHOL_CUDA_MAX_N < large_max_n ? BATCHOL_CUDA_MAX_N : large_max_n;
 
-// Whether the tables have a kernel for order n (none for n = 0: an empty
-// matrix needs no kernel, only its info, which the Generic path writes).
-inline bool has_kernel(int n) {
-  return n >= 1 && n <= max_n;
+// Whether the tables have a kernel for operation OP at order n: potrf up to
+// max_n, the others up to tuned_max_n (none for n = 0: an empty matrix needs
+// no kernel, only its info, which the Generic path writes).
+inline bool has_kernel(Op op, int n) {
+  return n >= 1 && n <= (op == Op::Potrf ? max_n : tuned_max_n);
 }
 
 // ---- the factorization tables: potrf and posv ----------------------------------
@@ -85,6 +94,67 @@ struct DefaultTable {
   static constexpr auto double_left = default_rows<23>(true, true);
   static constexpr auto float_right = default_rows<24>(false, false);
   static constexpr auto float_left = default_rows<24>(false, true);
+};
+
+// ---- potrf above the tuned tables: n = 129 to 512 ---------------------------------
+
+// Picked from one sweep of the tile and panel kernels' shapes (H200, batches
+// of 256 MB, both layouts): the tile kernel with 16 x 16 threads while its
+// registers hold the matrix (to n = 160 in double, 192 in float), then the
+// panel kernel with NB = 32 columns per panel and 32 x 8 threads, 64 x 8
+// (fewer registers per thread) from n = 352 in double and 512 in float. Each
+// row is 1.8-3.4x faster than the Blocked path at its top order (double
+// LayoutRight n = 256: 1187 ns against 2695). Every architecture takes
+// these rows (they were not tuned per architecture). potrf only: the posv
+// and solve tables end at 128.
+struct LargeRows {
+  std::array<FactorEntry, 16> r{};
+  std::size_t size = 0;
+  constexpr void tile(int n_hi, int minb) {
+    r[size++] = {n_hi, Kernel::Tile, n_hi, 16, 0, minb, 1, 1, PosvSolve::Split};
+  }
+  constexpr void panel(int n_hi, int bx, int by, int nb, int minb) {
+    r[size++] = {n_hi, Kernel::Panel, n_hi, bx, 0, minb, 1, 1, PosvSolve::Split, nb, by};
+  }
+};
+constexpr LargeRows large_list(bool dbl, bool left) {
+  LargeRows l;
+  l.tile(144, 1);
+  l.tile(160, 1);
+  if (!dbl) l.tile(192, 1);
+  if (dbl) l.panel(192, 32, 8, 32, 3);
+  l.panel(224, 32, 8, 32, dbl && left ? 2 : 3);
+  if (dbl)
+    l.panel(256, 32, 8, 32, 2);
+  else if (left)
+    l.panel(256, 32, 8, 64, 1);
+  else
+    l.panel(256, 32, 16, 32, 2);
+  l.panel(288, 32, 8, 32, 2);
+  l.panel(320, 32, 8, 32, 2);
+  for (int n = 352; n <= 480; n += 32) {
+    if (dbl && n == 384 && !left)
+      l.panel(n, 64, 4, 32, 2);
+    else if (dbl)
+      l.panel(n, 64, 8, 32, 1);
+    else
+      l.panel(n, 32, 8, 32, 1);
+  }
+  l.panel(512, 64, 8, 32, 1);
+  return l;
+}
+template <bool DBL, bool LEFT>
+constexpr auto large_rows() {
+  constexpr LargeRows l = large_list(DBL, LEFT);
+  std::array<FactorEntry, l.size> a{};
+  for (std::size_t i = 0; i < l.size; ++i) a[i] = l.r[i];
+  return a;
+}
+struct LargeTable {
+  static constexpr auto double_left = large_rows<true, true>();
+  static constexpr auto double_right = large_rows<true, false>();
+  static constexpr auto float_left = large_rows<false, true>();
+  static constexpr auto float_right = large_rows<false, false>();
 };
 
 // ---- the solve tables: potrs and trsv -------------------------------------------
@@ -168,7 +238,8 @@ struct DefaultSolveTable {
 };
 
 static_assert(valid_table_set<Sm90Table>(table_max_n) &&
-              valid_table_set<DefaultTable>(table_max_n));
+              valid_table_set<DefaultTable>(table_max_n) &&
+              valid_table_set<LargeTable>(large_max_n, table_max_n));
 static_assert(valid_table_set<DefaultSolveTable<false>>(table_max_n) &&
               valid_table_set<DefaultSolveTable<true>>(table_max_n) &&
               valid_table_set<Sm90SolveOne>(table_max_n) &&
@@ -232,12 +303,15 @@ Launch launch_solve(const Problem<T>& p, cudaStream_t stream) {
 
 // Operation OP on `stream` with the kernel the tables name for p: the
 // factorizations through the factorization table of the device's
-// architecture, the solves through launch_solve. A posv whose row splits it
-// launches the factorization only (Launch::SolveNext: cuda::run then
-// solves). One compiled entry per operation and precision
-// (Batchol_CudaRun.cuh).
+// architecture (potrf above it through LargeTable), the solves through
+// launch_solve. A posv whose row splits it launches the factorization only
+// (Launch::SolveNext: cuda::run then solves). One compiled entry per
+// operation and precision (Batchol_CudaRun.cuh).
 template <Op OP, class T>
 Launch launch_tuned(const Problem<T>& p, cudaStream_t stream) {
+  if constexpr (OP == Op::Potrf) {
+    if (p.n > table_max_n) return launch_table<OP, T, LargeTable, table_max_n>(p, stream);
+  }
   if constexpr (factors(OP)) {
     return device_is_sm90() ? launch_table<OP, T, Sm90Table>(p, stream)
                             : launch_table<OP, T, DefaultTable>(p, stream);
