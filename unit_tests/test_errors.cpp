@@ -282,9 +282,8 @@ void record_region(const char* name) {
 
 // Every host-level call opens one Kokkos profiling region, named after the
 // routine and the path that runs it: Auto's choice, and the Generic or
-// Blocked path where the Cuda tables have no kernel (n = 0; the solves above
-// n = 128; every routine above BATCHOL_CUDA_MAX_N). A posv above 128 factors
-// on the Cuda path (and solves on the Blocked one).
+// Blocked path where the Cuda tables have no kernel (n = 0, n above
+// BATCHOL_CUDA_MAX_N, at most 512).
 TEST(Profiling, RegionNamesTheRoutineAndThePath) {
   namespace tools = Kokkos::Tools::Experimental;
   const auto saved = tools::get_callbacks();
@@ -332,9 +331,8 @@ TEST(Profiling, RegionNamesTheRoutineAndThePath) {
     expect_regions(4, path, all);
     expect_regions(0, path, runs == "Cuda" ? std::vector<std::string>(4, "Generic") : all);
     if (runs == "Cuda") {
-      const int n = 200;
-      const std::string factor = n <= BATCHOL_CUDA_MAX_N ? "Cuda" : "Blocked";
-      expect_regions(n, path, {factor, factor, "Blocked", "Blocked"});
+      expect_regions(200, path,
+                     std::vector<std::string>(4, 200 <= BATCHOL_CUDA_MAX_N ? "Cuda" : "Blocked"));
       expect_regions(std::min(BATCHOL_CUDA_MAX_N, 512) + 1, path,
                      std::vector<std::string>(4, "Blocked"));
     }

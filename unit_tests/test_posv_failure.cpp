@@ -90,9 +90,9 @@ TYPED_TEST(PosvFailure, FailedMatrixKeepsItsRightHandSide) {
   using C = TypeParam;
   using T = typename C::scalar;
   using L = typename C::layout;
-  // 64-128: the Cuda path's split posv (potrf, then the solve tables' staged
-  // and strided solves, which must skip the failed system).
-  for (int n : {1, 2, 5, 16, 33, 64, 72, 88, 100, 128}) {
+  // 64-128 and 200: the Cuda path's split posv (potrf, then the solve
+  // tables' staged and strided solves, which must skip the failed system).
+  for (int n : {1, 2, 5, 16, 33, 64, 72, 88, 100, 128, 200}) {
     expect_failure_isolated<C, Batch2<T, L>>(n, 1);
     expect_failure_isolated<C, Batch3<T, L>>(n, 3);
     if (::testing::Test::HasFailure()) return;

@@ -28,16 +28,16 @@ template <class ExecSpace, Op OP>
 inline constexpr bool cuda_path_available_v =
     std::is_same_v<ExecSpace, Kokkos::Cuda>&& specialized(OP);
 
-// Whether the Cuda tables have a kernel for operation op at order n (potrf:
-// 1 to BATCHOL_CUDA_MAX_N, at most 512; the others: at most 128).
-inline bool cuda_has_kernel(Op op, int n) {
-  return cuda::has_kernel(op, n);
+// Whether the Cuda tables have a kernel for order n (1 to BATCHOL_CUDA_MAX_N,
+// at most 512).
+inline bool cuda_has_kernel(int n) {
+  return cuda::has_kernel(n);
 }
 #else
 template <class ExecSpace, Op OP>
 inline constexpr bool cuda_path_available_v = false;
 
-inline bool cuda_has_kernel(Op, int) {
+inline bool cuda_has_kernel(int) {
   return false;
 }
 #endif

@@ -4,10 +4,9 @@
 //      (Auto: the specialized path the build has, else Generic; a path the
 //      build does not provide throws std::invalid_argument);
 //   2. send what the Cuda tables have no kernel for to another path: orders
-//      above BATCHOL_CUDA_MAX_N (potrf, posv) or 128 (the solves) to Blocked
-//      (Generic for the smaller of them on interleaved batches:
-//      blocked::preferred), n == 0 to Generic; a posv above 128 stays on the
-//      Cuda path for its factorization and solves on the Blocked path;
+//      above BATCHOL_CUDA_MAX_N (at most 512) to Blocked (Generic for the
+//      smaller of them on interleaved batches: blocked::preferred), n == 0
+//      to Generic;
 //   3. open a Kokkos profiling region named after the routine and the path
 //      that runs, e.g. "batchol::potrf[Cuda]";
 //   4. call that path's single entry, on the caller's execution space
@@ -86,18 +85,12 @@ inline std::string region_name(Op op, Path path) {
   return std::string("batchol::") + routine_name(op) + "[" + p + "]";
 }
 
-// Whether the Cuda path serves OP at order n: its tables have the kernel, or,
-// for posv, potrf's (posv then solves on the Blocked path).
-inline bool cuda_serves(Op op, int n) {
-  return cuda_has_kernel(op, n) || (op == Op::Posv && cuda_has_kernel(Op::Potrf, n));
-}
-
 // Operation OP of a checked call (`routine` names it in errors) on every
 // matrix of pr, on exec.
 template <Op OP, class ExecSpace, class T>
 void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const Options& opts) {
   Path path = resolve_path<ExecSpace, OP>(routine, opts);
-  if (path == Path::Cuda && !cuda_serves(OP, pr.n))
+  if (path == Path::Cuda && !cuda_has_kernel(pr.n))
     path = pr.n > 0 && blocked::preferred(pr) ? Path::Blocked : Path::Generic;
   const ScopedRegion region(region_name(OP, path));
   if (pr.batch == 0) return;
@@ -107,20 +100,7 @@ void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const
       break;
     case Path::Cuda:
 #if BATCHOL_HAS_CUDA_PATH
-      if constexpr (cuda_path_available_v<ExecSpace, OP>) {
-        if constexpr (OP == Op::Posv) {
-          if (!cuda_has_kernel(OP, pr.n)) {
-            // The Cuda tables' potrf, then the Blocked path's solve of the
-            // systems it factored: posv's factor is potrf's, bit for bit.
-            cuda::run<Op::Potrf>(pr, exec.cuda_stream());
-            Problem<T> q = pr;
-            q.skip_failed = true;
-            blocked::run<Op::Potrs>(exec, q);
-            break;
-          }
-        }
-        cuda::run<OP>(pr, exec.cuda_stream());
-      }
+      if constexpr (cuda_path_available_v<ExecSpace, OP>) cuda::run<OP>(pr, exec.cuda_stream());
 #endif
       break;
     case Path::Blocked:

@@ -21,7 +21,7 @@ namespace {
 
 template <class T, Op OP>
 void table_launch(const Problem<T>& p, cudaStream_t s) {
-  if (!batchol::cuda::has_kernel(OP, p.n)) {
+  if (!batchol::cuda::has_kernel(p.n)) {
     std::fprintf(stderr, "cuda::run: no kernel for n = %d\n", p.n);
     std::exit(3);
   }

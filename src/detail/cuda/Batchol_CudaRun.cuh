@@ -42,6 +42,18 @@ namespace batchol::cuda {
 
 template <Op OP, class T>
 void run(const Problem<T>& p, cudaStream_t stream) {
+  if constexpr (OP == Op::Posv) {
+    // Above the tuned tables posv is always split: LargeTable's potrf, then
+    // the solve of the systems it factored (so the Posv entry compiles none
+    // of LargeTable's kernels).
+    if (p.n > table_max_n) {
+      run<Op::Potrf>(p, stream);
+      Problem<T> q = p;
+      q.skip_failed = true;
+      run<Op::Potrs>(q, stream);
+      return;
+    }
+  }
   const Launch launched = launch_tuned<OP>(p, stream);
   if (launched == Launch::NoKernel)
     throw std::logic_error("batchol::cuda: no kernel for n = " + std::to_string(p.n));

@@ -15,8 +15,8 @@
 // (Batchol_Dispatch.hpp).
 //
 // The tuned tables end at n = 128. Above, up to 512, potrf runs the rows of
-// LargeTable (below); potrs and trsv have no rows there, and a posv of such
-// an order is that potrf and the Blocked path's solve (Batchol_Dispatch.hpp).
+// LargeTable, potrs and trsv those of LargeSolveTable (below), and posv is
+// that potrf followed by that potrs (cuda::run).
 #ifndef BATCHOL_CUDA_TUNING_CUH
 #define BATCHOL_CUDA_TUNING_CUH
 
@@ -37,11 +37,10 @@ inline constexpr int tuned_max_n =
     BATCHOL_CUDA_MAX_N < table_max_n ? BATCHOL_CUDA_MAX_N : table_max_n;
 inline constexpr int max_n = BATCHOL_CUDA_MAX_N < large_max_n ? BATCHOL_CUDA_MAX_N : large_max_n;
 
-// Whether the tables have a kernel for operation OP at order n: potrf up to
-// max_n, the others up to tuned_max_n (none for n = 0: an empty matrix needs
-// no kernel, only its info, which the Generic path writes).
-inline bool has_kernel(Op op, int n) {
-  return n >= 1 && n <= (op == Op::Potrf ? max_n : tuned_max_n);
+// Whether the tables have a kernel for order n (none for n = 0: an empty
+// matrix needs no kernel, only its info, which the Generic path writes).
+inline bool has_kernel(int n) {
+  return n >= 1 && n <= max_n;
 }
 
 // ---- the factorization tables: potrf and posv ----------------------------------
@@ -103,10 +102,11 @@ struct DefaultTable {
 // registers hold the matrix (to n = 160 in double, 192 in float), then the
 // panel kernel with NB = 32 columns per panel and 32 x 8 threads, 64 x 8
 // (fewer registers per thread) from n = 352 in double and 512 in float. Each
-// row is 1.8-3.4x faster than the Blocked path at its top order (double
-// LayoutRight n = 256: 1187 ns against 2695). Every architecture takes
-// these rows (they were not tuned per architecture). potrf only: the posv
-// and solve tables end at 128.
+// row is 1.2-3.5x faster than the Blocked path at its top order (double
+// LayoutRight n = 256: 1210 ns against 2941). Every architecture takes
+// these rows (they were not tuned per architecture). From n = 416 in double
+// the panel kernel's shared memory (140 KB at 512) allows one block per SM,
+// so a batch of a few hundred matrices runs in one or two partial waves.
 struct LargeRows {
   std::array<FactorEntry, 16> r{};
   std::size_t size = 0;
@@ -135,12 +135,15 @@ constexpr LargeRows large_list(bool dbl, bool left) {
   for (int n = 352; n <= 480; n += 32) {
     if (dbl && n == 384 && !left)
       l.panel(n, 64, 4, 32, 2);
-    else if (dbl)
+    else if (dbl || n == 480)
       l.panel(n, 64, 8, 32, 1);
     else
       l.panel(n, 32, 8, 32, 1);
   }
-  l.panel(512, 64, 8, 32, 1);
+  if (dbl)
+    l.panel(512, 64, 8, 32, 1);
+  else
+    l.panel(512, 64, 4, 32, 2);
   return l;
 }
 template <bool DBL, bool LEFT>
@@ -237,6 +240,32 @@ struct DefaultSolveTable {
   static constexpr auto float_right = default_solve_rows<false, false, MANY>();
 };
 
+// ---- potrs and trsv above the tuned tables: the strided warp solve -----------
+
+// One right-hand side (and trsv): 4 steps of L read ahead; several: 4 per
+// warp, 2 ahead. Against the Blocked path's solve (H200, n = 256, batches of
+// 256 MB): 3.1x (double) and 4.9x (float) faster with one right-hand side
+// on LayoutRight, 4.3x and 5.3x with eight.
+constexpr RowList large_solve_list(bool many) {
+  RowList l;
+  for (int n : {160, 192, 224, 256, 320, 384, 448, 512}) l.strided(n, many);
+  return l;
+}
+template <bool MANY>
+constexpr auto large_solve_rows() {
+  constexpr RowList l = large_solve_list(MANY);
+  std::array<FactorEntry, l.size> a{};
+  for (std::size_t i = 0; i < l.size; ++i) a[i] = l.r[i];
+  return a;
+}
+template <bool MANY>
+struct LargeSolveTable {
+  static constexpr auto double_left = large_solve_rows<MANY>();
+  static constexpr auto double_right = large_solve_rows<MANY>();
+  static constexpr auto float_left = large_solve_rows<MANY>();
+  static constexpr auto float_right = large_solve_rows<MANY>();
+};
+
 static_assert(valid_table_set<Sm90Table>(table_max_n) &&
               valid_table_set<DefaultTable>(table_max_n) &&
               valid_table_set<LargeTable>(large_max_n, table_max_n));
@@ -247,7 +276,9 @@ static_assert(valid_table_set<DefaultSolveTable<false>>(table_max_n) &&
               valid_table_set<Sm90SolveTrsv>(table_max_n) &&
               valid_table_set<Sm90SolveOneBig>(table_max_n) &&
               valid_table_set<Sm90SolveManyBig>(table_max_n) &&
-              valid_table_set<Sm90SolveTrsvBig>(table_max_n));
+              valid_table_set<Sm90SolveTrsvBig>(table_max_n) &&
+              valid_table_set<LargeSolveTable<false>>(large_max_n, table_max_n) &&
+              valid_table_set<LargeSolveTable<true>>(large_max_n, table_max_n));
 
 // ---- which table serves a call --------------------------------------------------
 
@@ -284,9 +315,15 @@ Launch launch_default_solve(const Problem<T>& p, cudaStream_t stream) {
 // through its own on sm_90 (timed for trsv, which reads L once where potrs
 // reads it twice, so the two can prefer different kernels) and through the
 // one-right-hand-side rows elsewhere; on sm_90 each in its ...Big form for
-// large batches (large_solve_batch).
+// large batches (large_solve_batch); above n = 128 through LargeSolveTable.
 template <Op OP, class T>
 Launch launch_solve(const Problem<T>& p, cudaStream_t stream) {
+  if (p.n > table_max_n) {
+    constexpr bool trsv = OP == Op::TrsvN || OP == Op::TrsvT;
+    return !trsv && p.nrhs > 1
+               ? launch_table<OP, T, LargeSolveTable<true>, table_max_n>(p, stream)
+               : launch_table<OP, T, LargeSolveTable<false>, table_max_n>(p, stream);
+  }
   if (!device_is_sm90()) return launch_default_solve<OP>(p, stream);
   const bool big = large_solve_batch(p);
   if constexpr (OP == Op::TrsvN || OP == Op::TrsvT) {
@@ -305,7 +342,8 @@ Launch launch_solve(const Problem<T>& p, cudaStream_t stream) {
 // factorizations through the factorization table of the device's
 // architecture (potrf above it through LargeTable), the solves through
 // launch_solve. A posv whose row splits it launches the factorization only
-// (Launch::SolveNext: cuda::run then solves). One compiled entry per
+// (Launch::SolveNext: cuda::run then solves); posv above the tuned tables
+// never comes here (cuda::run splits it itself). One compiled entry per
 // operation and precision (Batchol_CudaRun.cuh).
 template <Op OP, class T>
 Launch launch_tuned(const Problem<T>& p, cudaStream_t stream) {
