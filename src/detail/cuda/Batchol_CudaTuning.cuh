@@ -102,8 +102,8 @@ struct DefaultTable {
 // registers hold the matrix (to n = 160 in double, 192 in float), then the
 // panel kernel with NB = 32 columns per panel and 32 x 8 threads, 64 x 8
 // (fewer registers per thread) from n = 352 in double and 512 in float. Each
-// row is 1.2-3.5x faster than the Blocked path at its top order (double
-// LayoutRight n = 256: 1210 ns against 2941). Every architecture takes
+// row is 1.2-4.4x faster than the Blocked path (double
+// LayoutRight n = 256: 1208 ns against 2962). Every architecture takes
 // these rows (they were not tuned per architecture). From n = 416 in double
 // the panel kernel's shared memory (140 KB at 512) allows one block per SM,
 // so a batch of a few hundred matrices runs in one or two partial waves.
@@ -244,8 +244,8 @@ struct DefaultSolveTable {
 
 // One right-hand side (and trsv): 4 steps of L read ahead; several: 4 per
 // warp, 2 ahead. Against the Blocked path's solve (H200, n = 256, batches of
-// 256 MB): 3.1x (double) and 4.9x (float) faster with one right-hand side
-// on LayoutRight, 4.3x and 5.3x with eight.
+// 256 MB, LayoutRight): 2.7x (double) and 5.0x (float) faster with one
+// right-hand side, 3.7x and 5.7x with eight.
 constexpr RowList large_solve_list(bool many) {
   RowList l;
   for (int n : {160, 192, 224, 256, 320, 384, 448, 512}) l.strided(n, many);
