@@ -101,12 +101,13 @@ struct DefaultTable {
 // of 256 MB, both layouts): the tile kernel with 16 x 16 threads while its
 // registers hold the matrix (to n = 160 in double, 192 in float), then the
 // panel kernel with NB = 32 columns per panel and 32 x 8 threads, 64 x 8
-// (fewer registers per thread) from n = 352 in double and 512 in float. Each
-// row is 1.2-4.4x faster than the Blocked path (double
-// LayoutRight n = 256: 1208 ns against 2962). Every architecture takes
-// these rows (they were not tuned per architecture). From n = 416 in double
-// the panel kernel's shared memory (140 KB at 512) allows one block per SM,
-// so a batch of a few hundred matrices runs in one or two partial waves.
+// (fewer registers per thread) from n = 352 in double and 480 in float, 64 x 4
+// (two blocks per SM) where it measured faster. Each row is 1.2-4.4x faster
+// than the Blocked path (double LayoutRight n = 256: 1208 ns against 2962).
+// Every architecture takes these rows (they were not tuned per
+// architecture). From n = 416 in double the panel kernel's shared memory
+// (140 KB at 512) allows one block per SM, so a batch of a few hundred
+// matrices runs in one or two partial waves.
 struct LargeRows {
   std::array<FactorEntry, 16> r{};
   std::size_t size = 0;
