@@ -95,6 +95,43 @@ struct DefaultTable {
   static constexpr auto float_left = default_rows<24>(false, true);
 };
 
+// ---- rows written in code: the default solve rows and the rows above 128 -------
+
+// A list of rows built one call per row (each sets a kernel's fields), and
+// its first N rows as an array, the form the lookup takes.
+struct RowList {
+  std::array<FactorEntry, 32> r{};
+  std::size_t size = 0;
+  constexpr void group(int n_hi, int lanes, int warps = 4) {
+    r[size++] = {n_hi, Kernel::Group, n_hi, lanes, warps, 0, 0, 0};
+  }
+  constexpr void strided(int n_hi, bool many) {
+    FactorEntry e{n_hi, Kernel::Strided, (n_hi + 31) / 32 * 32, 32, 4, 0, 0, 0};
+    e.ahead = many ? 2 : 4;
+    e.nr = many ? 4 : 1;
+    r[size++] = e;
+  }
+  constexpr void lane(int n_hi, int lanes) {
+    FactorEntry e{n_hi, Kernel::Lane, 128, lanes, 1, 16, 0, 0};
+    e.nb = 8;
+    e.nr = 1;
+    r[size++] = e;
+  }
+  // Factorization rows for potrf only (posv above 128 never reads them).
+  constexpr void tile(int n_hi, int minb) {
+    r[size++] = {n_hi, Kernel::Tile, n_hi, 16, 0, minb, 1, 1, PosvSolve::Split};
+  }
+  constexpr void panel(int n_hi, int bx, int by, int nb, int minb) {
+    r[size++] = {n_hi, Kernel::Panel, n_hi, bx, 0, minb, 1, 1, PosvSolve::Split, nb, by};
+  }
+};
+template <std::size_t N>
+constexpr std::array<FactorEntry, N> rows_of(const RowList& l) {
+  std::array<FactorEntry, N> a{};
+  for (std::size_t i = 0; i < N; ++i) a[i] = l.r[i];
+  return a;
+}
+
 // ---- potrf above the tuned tables: n = 129 to 512 ---------------------------------
 
 // Picked from one sweep of the tile and panel kernels' shapes (H200, batches
@@ -108,18 +145,8 @@ struct DefaultTable {
 // architecture). From n = 416 in double the panel kernel's shared memory
 // (140 KB at 512) allows one block per SM, so a batch of a few hundred
 // matrices runs in one or two partial waves.
-struct LargeRows {
-  std::array<FactorEntry, 16> r{};
-  std::size_t size = 0;
-  constexpr void tile(int n_hi, int minb) {
-    r[size++] = {n_hi, Kernel::Tile, n_hi, 16, 0, minb, 1, 1, PosvSolve::Split};
-  }
-  constexpr void panel(int n_hi, int bx, int by, int nb, int minb) {
-    r[size++] = {n_hi, Kernel::Panel, n_hi, bx, 0, minb, 1, 1, PosvSolve::Split, nb, by};
-  }
-};
-constexpr LargeRows large_list(bool dbl, bool left) {
-  LargeRows l;
+constexpr RowList large_list(bool dbl, bool left) {
+  RowList l;
   l.tile(144, 1);
   l.tile(160, 1);
   if (!dbl) l.tile(192, 1);
@@ -149,10 +176,8 @@ constexpr LargeRows large_list(bool dbl, bool left) {
 }
 template <bool DBL, bool LEFT>
 constexpr auto large_rows() {
-  constexpr LargeRows l = large_list(DBL, LEFT);
-  std::array<FactorEntry, l.size> a{};
-  for (std::size_t i = 0; i < l.size; ++i) a[i] = l.r[i];
-  return a;
+  constexpr RowList l = large_list(DBL, LEFT);
+  return rows_of<l.size>(l);
 }
 struct LargeTable {
   static constexpr auto double_left = large_rows<true, true>();
@@ -177,25 +202,6 @@ struct LargeTable {
 // (4 lanes per system, blocks of 8 rows, at least 16 blocks per SM: the
 // shape the sm_90 table takes most often there; it reads whole sectors on
 // any architecture).
-struct RowList {
-  std::array<FactorEntry, 32> r{};
-  std::size_t size = 0;
-  constexpr void group(int n_hi, int lanes, int warps = 4) {
-    r[size++] = {n_hi, Kernel::Group, n_hi, lanes, warps, 0, 0, 0};
-  }
-  constexpr void strided(int n_hi, bool many) {
-    FactorEntry e{n_hi, Kernel::Strided, (n_hi + 31) / 32 * 32, 32, 4, 0, 0, 0};
-    e.ahead = many ? 2 : 4;
-    e.nr = many ? 4 : 1;
-    r[size++] = e;
-  }
-  constexpr void lane(int n_hi, int lanes) {
-    FactorEntry e{n_hi, Kernel::Lane, 128, lanes, 1, 16, 0, 0};
-    e.nb = 8;
-    e.nr = 1;
-    r[size++] = e;
-  }
-};
 constexpr RowList default_solve_list(bool dbl, bool left, bool many) {
   RowList l;
   const int single = left ? 8 : dbl ? 5 : 6;
@@ -229,9 +235,7 @@ constexpr RowList default_solve_list(bool dbl, bool left, bool many) {
 template <bool DBL, bool LEFT, bool MANY>
 constexpr auto default_solve_rows() {
   constexpr RowList l = default_solve_list(DBL, LEFT, MANY);
-  std::array<FactorEntry, l.size> a{};
-  for (std::size_t i = 0; i < l.size; ++i) a[i] = l.r[i];
-  return a;
+  return rows_of<l.size>(l);
 }
 template <bool MANY>
 struct DefaultSolveTable {
@@ -255,9 +259,7 @@ constexpr RowList large_solve_list(bool many) {
 template <bool MANY>
 constexpr auto large_solve_rows() {
   constexpr RowList l = large_solve_list(MANY);
-  std::array<FactorEntry, l.size> a{};
-  for (std::size_t i = 0; i < l.size; ++i) a[i] = l.r[i];
-  return a;
+  return rows_of<l.size>(l);
 }
 template <bool MANY>
 struct LargeSolveTable {
