@@ -11,6 +11,7 @@
 #include "detail/cuda/Batchol_CudaStagedSolve.cuh"
 #include "detail/cuda/Batchol_CudaStridedSolve.cuh"
 #include "detail/cuda/Batchol_CudaTileKernel.cuh"
+#include "detail/cuda/Batchol_CudaTuning.cuh"
 
 #include <string>
 #include <vector>
