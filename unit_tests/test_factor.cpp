@@ -75,10 +75,11 @@ TYPED_TEST(Factor, MatchesLapackAtEverySize) {
         return;
 }
 
-// Orders above the Cuda path's tables, where Auto factors on the Blocked path
-// on a GPU: around that path's block columns (32) and tiles (64), and past a
-// thousand. A host build runs the largest in two configurations only, to keep
-// the suite's time.
+// Orders above the Cuda path's tuned tables: around the Blocked path's block
+// columns (32) and tiles (64), the rows of the Cuda path's large-order table
+// (to 512), and past a thousand, where Auto factors on the Blocked path on a
+// GPU. A host build runs the largest in two configurations only, to keep the
+// suite's time.
 TYPED_TEST(Factor, MatchesLapackAtLargeOrders) {
   using C = TypeParam;
   using T = typename C::scalar;
