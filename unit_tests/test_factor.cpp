@@ -77,9 +77,10 @@ TYPED_TEST(Factor, MatchesLapackAtEverySize) {
 
 // Orders above the Cuda path's tuned tables: around the Blocked path's block
 // columns (32) and tiles (64), the rows of the Cuda path's large-order table
-// (to 512), and past a thousand, where Auto factors on the Blocked path on a
-// GPU. A host build runs the largest in two configurations only, to keep the
-// suite's time.
+// (to 512), and past a thousand, where a GPU factors one matrix alone in its
+// batch with the Cuda path's large-matrix factorization (double, unit column
+// stride) or the Blocked path. A host build runs the largest in two
+// configurations only, to keep the suite's time.
 TYPED_TEST(Factor, MatchesLapackAtLargeOrders) {
   using C = TypeParam;
   using T = typename C::scalar;
@@ -92,6 +93,8 @@ TYPED_TEST(Factor, MatchesLapackAtLargeOrders) {
     for (int n : {160, 224, 320, 416, 480}) sizes.push_back(n);
   if (largest)
     for (int n : {511, 512, 1000, 1025}) sizes.push_back(n);
+  if (!host)  // eight column groups of the large-matrix factorization, a last block of 1
+    sizes.push_back(2049);
   for (int n : sizes)
     if (!expect_every_path_matches_lapack<C>(make_spd_batch<T>(n, n < 500 ? 2 : 1))) return;
 }

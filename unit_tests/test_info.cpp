@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -87,6 +88,49 @@ TYPED_TEST(Info, BadMatrixInAGoodBatch) {
         }
         if (::testing::Test::HasFailure()) return;
       }
+    }
+  }
+}
+
+// One large matrix, alone in its batch (on a device, the Cuda path's
+// large-matrix factorization for double with unit column stride): every
+// defect's info exact, the columns before it the factor, the other triangle
+// untouched; a negative pivot at each kind of block edge, with and without
+// fast_math; a subnormal pivot that only fast_math flushes.
+TYPED_TEST(Info, OneLargeMatrix) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  if (!kOnDevice) GTEST_SKIP() << "the Blocked path meets one large matrix in the factor tests";
+  constexpr int n = 1025;
+  const SpdBatch base = make_spd_batch<T>(n, 1, /*salt=*/11);
+  for (batchol::Path path : paths_under_test<Op::Potrf>()) {
+    for (const BadMatrix& bad : defects_of(base.a[0])) {
+      SCOPED_TRACE(case_name(n, 1, path) + ", " + bad.what);
+      const Run<C> r = run_potrf<C>({image_of(bad.a, C::uplo, kPoison)}, n, path);
+      EXPECT_EQ(r.info[0], bad.info);
+      EXPECT_TRUE(other_triangle_bits_equal(r.before, r.after, 0, C::uplo));
+      const Matrix got = leading_columns(lower_of(get(r.after, 0), C::uplo), bad.intact);
+      EXPECT_TRUE(within("factor vs LAPACK",
+                         relative_diff(got, leading_columns(base.lower[0], bad.intact)),
+                         forward_tol<T>(n, base.cond[0])))
+          << "the " << bad.intact << " columns before the failure do not hold the factor";
+      if (::testing::Test::HasFailure()) return;
+    }
+    for (int j : {64, 65, 256, 257, 320, 512, 1024})
+      for (bool fast : {false, true}) {
+        SCOPED_TRACE(case_name(n, 1, path) + ", negative pivot at column " + std::to_string(j) +
+                     (fast ? ", fast_math" : ""));
+        Matrix a = base.a[0];
+        a(j - 1, j - 1) -= pivot_of(a, j) + 1.0;
+        EXPECT_EQ(run_potrf<C>({image_of(a, C::uplo, kPoison)}, n, path, fast).info[0], j);
+      }
+    const int k = 700;
+    const Matrix sub = with_lone_pivot(n, k, tiny_pivots<T>()[0].value);
+    for (bool fast : {false, true}) {
+      SCOPED_TRACE(case_name(n, 1, path) + ", subnormal pivot" + (fast ? ", fast_math" : ""));
+      const bool flushed = fast && !runs_generic<Exec, Op::Potrf>(path);
+      EXPECT_EQ(run_potrf<C>({image_of(sub, C::uplo, kPoison)}, n, path, fast).info[0],
+                flushed ? k + 1 : 0);
     }
   }
 }

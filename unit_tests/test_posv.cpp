@@ -104,6 +104,15 @@ TYPED_TEST(Posv, IsPotrfThenPotrsOverManyBlocks) {
   }
 }
 
+// One large matrix alone in its batch (on a device, the Cuda path's
+// large-matrix factorization, then the Blocked path's solve).
+TYPED_TEST(Posv, IsPotrfThenPotrsForOneLargeMatrix) {
+  using C = TypeParam;
+  if (Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible)
+    GTEST_SKIP() << "the factor tests meet one large matrix on the host";
+  expect_posv_cases<C>(make_spd_batch<typename C::scalar>(1025, 1), true);
+}
+
 // The same with Options::fast_math: posv and potrf share the approximate
 // pivot step, so the factors are still identical and the solution meets the
 // same bounds.

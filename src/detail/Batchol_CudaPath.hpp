@@ -11,6 +11,7 @@
 
 #include <detail/Batchol_Compat.hpp>
 #include <detail/Batchol_Op.hpp>
+#include <detail/Batchol_Problem.hpp>
 
 #include <type_traits>
 
@@ -28,16 +29,19 @@ template <class ExecSpace, Op OP>
 inline constexpr bool cuda_path_available_v =
     std::is_same_v<ExecSpace, Kokkos::Cuda>&& specialized(OP);
 
-// Whether the Cuda tables have a kernel for order n (1 to BATCHOL_CUDA_MAX_N,
-// at most 512).
-inline bool cuda_has_kernel(int n) {
-  return cuda::has_kernel(n);
+// Whether the Cuda path takes operation OP on pr: orders 1 to
+// BATCHOL_CUDA_MAX_N (at most 512) from the tables, and potrf or posv of one
+// large double matrix (cuda/Batchol_CudaLarge.cuh).
+template <Op OP, class T>
+bool cuda_serves(const Problem<T>& pr) {
+  return cuda::serves<OP>(pr);
 }
 #else
 template <class ExecSpace, Op OP>
 inline constexpr bool cuda_path_available_v = false;
 
-inline bool cuda_has_kernel(int) {
+template <Op OP, class T>
+bool cuda_serves(const Problem<T>&) {
   return false;
 }
 #endif

@@ -3,10 +3,11 @@
 //   1. resolve Options::path for the execution space and the operation
 //      (Auto: the specialized path the build has, else Generic; a path the
 //      build does not provide throws std::invalid_argument);
-//   2. send what the Cuda tables have no kernel for to another path: orders
-//      above BATCHOL_CUDA_MAX_N (at most 512) to Blocked (Generic for the
-//      smaller of them on interleaved batches: blocked::preferred), n == 0
-//      to Generic;
+//   2. send what the Cuda path does not take to another path: orders above
+//      BATCHOL_CUDA_MAX_N (at most 512) to Blocked (Generic for the smaller
+//      of them on interleaved batches: blocked::preferred), except potrf
+//      and posv of one large double matrix (cuda::serves), n == 0 to
+//      Generic;
 //   3. open a Kokkos profiling region named after the routine and the path
 //      that runs, e.g. "batchol::potrf[Cuda]";
 //   4. call that path's single entry, on the caller's execution space
@@ -90,7 +91,7 @@ inline std::string region_name(Op op, Path path) {
 template <Op OP, class ExecSpace, class T>
 void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const Options& opts) {
   Path path = resolve_path<ExecSpace, OP>(routine, opts);
-  if (path == Path::Cuda && !cuda_has_kernel(pr.n))
+  if (path == Path::Cuda && !cuda_serves<OP>(pr))
     path = pr.n > 0 && blocked::preferred(pr) ? Path::Blocked : Path::Generic;
   const ScopedRegion region(region_name(OP, path));
   if (pr.batch == 0) return;
@@ -100,7 +101,18 @@ void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const
       break;
     case Path::Cuda:
 #if BATCHOL_HAS_CUDA_PATH
-      if constexpr (cuda_path_available_v<ExecSpace, OP>) cuda::run<OP>(pr, exec.cuda_stream());
+      if constexpr (cuda_path_available_v<ExecSpace, OP>) {
+        if (OP == Op::Posv && !cuda::has_kernel(pr.n)) {
+          // One large matrix: the Cuda factorization, then the Blocked
+          // path's solve (the Cuda tables have none at this order).
+          cuda::run<Op::Potrf>(pr, exec.cuda_stream());
+          Problem<T> q = pr;
+          q.skip_failed = true;
+          blocked::run<Op::Potrs>(exec, q);
+        } else {
+          cuda::run<OP>(pr, exec.cuda_stream());
+        }
+      }
 #endif
       break;
     case Path::Blocked:

@@ -6,8 +6,9 @@
 // potrf and posv; the strided warp solve, the staged solve (element and bulk
 // copies) and the lane solve; the table lookup on a factorization table's
 // five kinds of row (posv inside the tile kernel from shared memory and from
-// registers, and split) and a solve table's five; and potrs through every row
-// of the solve tables, both precisions. That compiles in a minute or two.
+// registers, and split) and a solve table's five; potrs through every row of
+// the solve tables, both precisions; and the large-matrix factorization. That
+// compiles in a minute or two.
 // -DBATCHOL_CHECK_FULL_TABLE instantiates the whole sm_90 table instead,
 // through the Cuda path's entry cuda::run (what a Kokkos build of the Cuda
 // path compiles; minutes).
@@ -85,4 +86,5 @@ void all_modes(const Problem<T>& p, cudaStream_t s) {
 void batchol_cuda_compile_check(const Problem<double>& d, const Problem<float>& f, cudaStream_t s) {
   all_modes(d, s);
   all_modes(f, s);
+  batchol::cuda::large_potrf(d, s);
 }

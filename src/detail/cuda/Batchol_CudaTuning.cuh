@@ -20,6 +20,7 @@
 #ifndef BATCHOL_CUDA_TUNING_CUH
 #define BATCHOL_CUDA_TUNING_CUH
 
+#include "Batchol_CudaLarge.cuh"
 #include "Batchol_CudaRows.cuh"
 
 #include <array>
@@ -41,6 +42,13 @@ inline constexpr int max_n = BATCHOL_CUDA_MAX_N < large_max_n ? BATCHOL_CUDA_MAX
 // matrix needs no kernel, only its info, which the Generic path writes).
 inline bool has_kernel(int n) {
   return n >= 1 && n <= max_n;
+}
+
+// Whether the Cuda path takes operation OP on p: the tables' orders, and
+// potrf (posv: its factorization) of one large matrix (Batchol_CudaLarge.cuh).
+template <Op OP, class T>
+bool serves(const Problem<T>& p) {
+  return has_kernel(p.n) || ((OP == Op::Potrf || OP == Op::Posv) && p.n > max_n && large_serves(p));
 }
 
 // ---- the factorization tables: potrf and posv ----------------------------------
@@ -351,6 +359,11 @@ Launch launch_solve(const Problem<T>& p, cudaStream_t stream) {
 template <Op OP, class T>
 Launch launch_tuned(const Problem<T>& p, cudaStream_t stream) {
   if constexpr (OP == Op::Potrf) {
+    if (p.n > max_n) {
+      if (!large_serves(p)) return Launch::NoKernel;
+      if constexpr (std::is_same_v<T, double>) large_potrf(p, stream);
+      return Launch::Done;
+    }
     if (p.n > table_max_n) return launch_table<OP, T, LargeTable, table_max_n>(p, stream);
   }
   if constexpr (factors(OP)) {

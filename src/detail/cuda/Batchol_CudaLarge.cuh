@@ -1,0 +1,354 @@
+// One large matrix on the whole device (double, a batch of one, n above the
+// tables): a blocked right-looking factorization whose updates run on the
+// tensor cores' double-precision MMA (mma.sync m16n8k4, sm_90 and newer), in
+// the spirit of Dong et al. 2014's blocked Cholesky built from batched pieces.
+//
+// Columns go in groups of G = 256, each group in blocks of 64. For block c of
+// the group that starts at k0 (block and group updates are left-looking
+// inside the group, right-looking across groups):
+//   1. update: the diagonal block takes the group's earlier blocks,
+//      A(c, c) -= A(c, k0:c) A(c, k0:c)^T (one thread block);
+//   2. leaf: the tile kernel factors A(c, c) (Batchol_CudaTileKernel.cuh, the
+//      n = 64 kernel of the tables), writing its own info cell;
+//   3. rows: a thread block per 64 rows below takes the same left update and
+//      solves its rows against L(c, c) (forward substitution, a warp per 16
+//      rows).
+// After the group, one launch updates the whole trailing matrix with the
+// group's 256 columns (SYRK, a 64 x 64 tile per thread block, lower tiles
+// only). The 64-wide blocks keep the one-block steps short, the 256-wide
+// groups keep the trailing update's traffic low (each pass over the trailing
+// matrix does 256 multiply-adds per element).
+//
+// The matrix is the lower triangle with unit column stride (row-major lower,
+// or column-major upper through the Problem's swap): the operands' rows are
+// then contiguous along k. Failure contract as everywhere: the first failing
+// pivot's column in info, the columns before it complete. Each leaf writes
+// its own cell of a scratch array (stream-ordered allocation, no host
+// synchronization); the rows launch after it moves a failure into info, and
+// every later launch returns at once when info names a column at or before
+// the first it would write (leaves run regardless, on values no one reads).
+#ifndef BATCHOL_CUDA_LARGE_CUH
+#define BATCHOL_CUDA_LARGE_CUH
+
+#include "Batchol_CudaCommon.cuh"
+#include "Batchol_CudaTileKernel.cuh"
+
+#include <type_traits>
+
+namespace batchol::cuda {
+namespace large_detail {
+
+inline constexpr int NB = 64;       // block: leaf order, tile edge
+inline constexpr int G = 256;       // group: the trailing update's depth
+inline constexpr int BK = 16;       // k per staged slab
+inline constexpr int LDS = BK + 4;  // slab row stride: conflict-free fragment loads
+inline constexpr int SL = NB + 1;   // stride of a staged 64 x 64 block
+inline constexpr int XL = NB + 4;   // stride of the staged right-hand rows
+
+// Accumulators of a 64 x 64 tile: 4 warps of 32 x 32, each 2 x 4 MMA tiles
+// of 16 x 8 (4 doubles per thread each).
+struct Acc {
+  double v[2][4][4];
+};
+
+// Copies the first `bytes` (0 to SIZE) of the SIZE bytes at g to s and
+// zero-fills the rest, asynchronously (cp.async; s and g SIZE-aligned).
+template <int SIZE>
+__device__ __forceinline__ void copy_async(double* s, const double* g, int bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  const unsigned sa = unsigned(__cvta_generic_to_shared(s));
+  if constexpr (SIZE == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(sa), "l"(g), "r"(bytes));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(sa), "l"(g), "r"(bytes));
+#else
+  for (int i = 0; i < SIZE / 8; ++i) s[i] = 8 * i < bytes ? g[i] : 0.0;
+#endif
+}
+__device__ __forceinline__ void copy_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.commit_group;\n");
+#endif
+}
+template <int N>
+__device__ __forceinline__ void copy_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+#endif
+}
+// c += a b for one 16 x 8 x 4 step: a0 = A(g, q), a1 = A(g + 8, q),
+// b = B(q, g), c = C(g, 2q..2q+1) and C(g + 8, 2q..2q+1), where g = lane / 4
+// and q = lane % 4.
+__device__ __forceinline__ void mma(double (&c)[4], double a0, double a1, double b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile(
+      "mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, "
+      "{%0,%1,%2,%3};\n"
+      : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+      : "d"(a0), "d"(a1), "d"(b));
+#endif
+}
+
+// acc(r, c) += sum_{k < nk} A(r, k) B(c, k) for r < na, c < nb (rows of A and
+// B at stride ld, contiguous along k), 128 threads, STAGES slabs in flight
+// through sm (STAGES * 2 * 64 * LDS doubles), W doubles per copy (2 where ld
+// and the matrix's address allow 16-byte copies: 8 % faster updates).
+template <int STAGES, int W>
+__device__ __forceinline__ void tile_product(Acc& acc, const double* A, int na, const double* B,
+                                             int nb, std::int64_t ld, int nk, double* sm) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
+  const int wr = (warp / 2) * 32, wc = (warp % 2) * 32;
+  auto load = [&](int stage, int k0) {
+    double* as = sm + stage * 2 * NB * LDS;
+    double* bs = as + NB * LDS;
+    for (int e = threadIdx.x; e < NB * BK / W; e += 128) {
+      const int r = e / (BK / W), kk = W * (e % (BK / W)), k = k0 + kk;
+      const int bytes = 8 * max(0, min(W, nk - k));
+      const int ba = r < na ? bytes : 0, bb = r < nb ? bytes : 0;
+      copy_async<8 * W>(as + r * LDS + kk, A + (ba ? r * ld + k : 0), ba);
+      copy_async<8 * W>(bs + r * LDS + kk, B + (bb ? r * ld + k : 0), bb);
+    }
+  };
+  const int slabs = (nk + BK - 1) / BK;
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < slabs) load(s, s * BK);
+    copy_commit();
+  }
+  for (int s = 0; s < slabs; ++s) {
+    copy_wait<STAGES - 2>();
+    __syncthreads();
+    if (s + STAGES - 1 < slabs) load((s + STAGES - 1) % STAGES, (s + STAGES - 1) * BK);
+    copy_commit();
+    const double* as = sm + (s % STAGES) * 2 * NB * LDS;
+    const double* bs = as + NB * LDS;
+#pragma unroll
+    for (int kq = 0; kq < BK; kq += 4) {
+      double a[2][2], b[4];
+#pragma unroll
+      for (int i = 0; i < 2; ++i) {
+        a[i][0] = as[(wr + i * 16 + g) * LDS + kq + q];
+        a[i][1] = as[(wr + i * 16 + g + 8) * LDS + kq + q];
+      }
+#pragma unroll
+      for (int j = 0; j < 4; ++j) b[j] = bs[(wc + j * 8 + g) * LDS + kq + q];
+#pragma unroll
+      for (int i = 0; i < 2; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) mma(acc.v[i][j], a[i][0], a[i][1], b[j]);
+    }
+  }
+  copy_wait<0>();
+  __syncthreads();
+}
+
+// f(r, c, value) for every accumulator of the tile.
+template <class F>
+__device__ __forceinline__ void for_each(const Acc& acc, F f) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
+  const int wr = (warp / 2) * 32, wc = (warp % 2) * 32;
+#pragma unroll
+  for (int i = 0; i < 2; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+#pragma unroll
+      for (int h = 0; h < 4; ++h)
+        f(wr + i * 16 + g + (h / 2) * 8, wc + j * 8 + 2 * q + h % 2, acc.v[i][j][h]);
+}
+
+__device__ __forceinline__ void clear(Acc& acc) {
+#pragma unroll
+  for (int i = 0; i < 2; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+#pragma unroll
+      for (int h = 0; h < 4; ++h) acc.v[i][j][h] = 0.0;
+}
+
+// Whether info (the first failing column + 1, or 0) stops a launch whose
+// first written column is `col`.
+__device__ __forceinline__ bool stopped(const int* info, int col) {
+  const int f = *info;
+  return f != 0 && f - 1 <= col;
+}
+
+inline constexpr std::size_t update_smem = 2 * 2 * NB * LDS * sizeof(double);
+
+// M(r0 + r, c0 + c) -= sum_{k < nk} M(r0 + r, k0 + k) M(c0 + c, k0 + k) for
+// r < nr, c < nc: a 64 x 64 tile per thread block, the lower tiles only (and
+// c <= r in the diagonal ones) when `lower` (then r0 = c0, nr = nc).
+template <class T, int W>
+__global__ void __launch_bounds__(128)
+    update_kernel(T* M, std::int64_t ld, int r0, int nr, int c0, int nc, int k0, int nk, bool lower,
+                  const int* info) {
+  static_assert(std::is_same_v<T, double>, "the double-precision MMA");
+  if (stopped(info, c0)) return;
+  extern __shared__ __align__(16) double sm[];
+  int bi, bj;
+  if (lower) {  // blockIdx.x enumerates the lower tiles row by row
+    const int t = blockIdx.x;
+    bi = int((sqrt(8.0 * t + 1) - 1) / 2);
+    while (bi * (bi + 1) / 2 > t) --bi;
+    while ((bi + 1) * (bi + 2) / 2 <= t) ++bi;
+    bj = t - bi * (bi + 1) / 2;
+  } else {
+    const int tiles_per_row = (nc + NB - 1) / NB;
+    bi = blockIdx.x / tiles_per_row;
+    bj = blockIdx.x % tiles_per_row;
+  }
+  const int ra = r0 + bi * NB, rb = c0 + bj * NB;
+  const int na = min(NB, r0 + nr - ra), nb = min(NB, c0 + nc - rb);
+  Acc acc;
+  clear(acc);
+  tile_product<2, W>(acc, M + ra * ld + k0, na, M + rb * ld + k0, nb, ld, nk, sm);
+  for_each(acc, [&](int r, int c, double v) {
+    if (r < na && c < nb && (!lower || bi != bj || c <= r)) M[(ra + r) * ld + rb + c] -= v;
+  });
+}
+
+inline constexpr int rows_stages = 4;
+inline constexpr std::size_t rows_smem =
+    (rows_stages * 2 * NB * LDS + NB * SL + NB * XL + NB) * sizeof(double);
+
+// Rows [r0, r0 + nr) of block column c (w columns, group start k0): each
+// thread block takes 64 rows, subtracts M(rows, k0:c) M(c:c+w, k0:c)^T and
+// solves them against the leaf's factor L = M(c:c+w, c:c+w): X L^T = rows.
+// The first block also moves the leaf's failure (cell) into info; a failed
+// leaf's rows are solved for the columns before its failing one.
+template <class T, int W>
+__global__ void __launch_bounds__(128) rows_kernel(T* M, std::int64_t ld, int r0, int nr, int k0,
+                                                   int c, int w, int* info, const int* cell) {
+  static_assert(std::is_same_v<T, double>, "the double-precision MMA");
+  if (stopped(info, c)) return;
+  const int leaf = *cell;
+  if (leaf != 0 && blockIdx.x == 0 && threadIdx.x == 0) atomicCAS(info, 0, c + leaf);
+  const int wl = leaf != 0 ? leaf - 1 : w;  // columns to solve
+  if (wl <= 0 || nr <= 0) return;
+  extern __shared__ __align__(16) double sm[];
+  double* L = sm + rows_stages * 2 * NB * LDS;
+  double* X = L + NB * SL;
+  double* dinv = X + NB * XL;
+  const int rb = r0 + blockIdx.x * NB, na = min(NB, r0 + nr - rb);
+  for (int e = threadIdx.x; e < NB * NB; e += 128) {
+    const int r = e / NB, col = e % NB;
+    if (r < w && col <= r) L[r * SL + col] = M[(c + r) * ld + c + col];
+  }
+  Acc acc;
+  clear(acc);
+  tile_product<rows_stages, W>(acc, M + rb * ld + k0, na, M + c * ld + k0, w, ld, c - k0, sm);
+  for_each(acc, [&](int r, int col, double v) {
+    X[r * XL + col] = r < na && col < w ? M[(rb + r) * ld + c + col] - v : 0.0;
+  });
+  if (threadIdx.x < wl) dinv[threadIdx.x] = 1.0 / L[threadIdx.x * SL + threadIdx.x];
+  __syncthreads();
+  // Forward substitution: a warp per 16 rows, lane l holding columns l and
+  // l + 32.
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  double x0[16], x1[16];
+#pragma unroll
+  for (int i = 0; i < 16; ++i) {
+    x0[i] = X[(warp * 16 + i) * XL + lane];
+    x1[i] = X[(warp * 16 + i) * XL + lane + 32];
+  }
+  // Only the columns after j take x_j: a NaN or Inf in x_j (a defect of
+  // that row) must not reach the columns before it, whose multiplier is 0.
+  for (int j = 0; j < wl; ++j) {
+    const double dj = dinv[j];
+    const bool after0 = lane > j, after1 = lane + 32 > j;
+    const double l0 = after0 ? L[lane * SL + j] : 0.0;
+    const double l1 = after1 ? L[(lane + 32) * SL + j] : 0.0;
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      const double xj = __shfl_sync(0xffffffffu, j < 32 ? x0[i] : x1[i], j % 32) * dj;
+      if (lane == j % 32) (j < 32 ? x0[i] : x1[i]) = xj;
+      if (after0) x0[i] -= xj * l0;
+      if (after1) x1[i] -= xj * l1;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < 16; ++i) {
+    const int r = warp * 16 + i;
+    if (r < na) {
+      if (lane < wl) M[(rb + r) * ld + c + lane] = x0[i];
+      if (lane + 32 < wl) M[(rb + r) * ld + c + lane + 32] = x1[i];
+    }
+  }
+}
+
+template <int W>
+void update(cudaStream_t s, double* M, std::int64_t ld, int r0, int nr, int c0, int nc, int k0,
+            int nk, bool lower, const int* info) {
+  if (nr <= 0 || nc <= 0 || nk <= 0) return;
+  const int br = (nr + NB - 1) / NB, bc = (nc + NB - 1) / NB;
+  const int tiles = lower ? br * (br + 1) / 2 : br * bc;
+  update_kernel<double, W>
+      <<<tiles, 128, update_smem, s>>>(M, ld, r0, nr, c0, nc, k0, nk, lower, info);
+  check(cudaGetLastError(), "large update launch");
+}
+
+// The factorization, with W doubles per copy into shared memory.
+template <int W>
+void factor(const Problem<double>& p, int* cells, cudaStream_t stream) {
+  const int n = p.n;
+  const std::int64_t ld = p.a_rs;
+  double* M = p.a;
+  int* info = p.info;
+  allow_shared(&update_kernel<double, W>, update_smem, "large update shared memory");
+  allow_shared(&rows_kernel<double, W>, rows_smem, "large rows shared memory");
+  for (int k0 = 0; k0 < n; k0 += G) {
+    const int k1 = std::min(n, k0 + G);
+    for (int c = k0; c < k1; c += NB) {
+      const int w = std::min(NB, n - c), below = n - c - w;
+      update<W>(stream, M, ld, c, w, c, w, k0, c - k0, true, info);
+      Problem<double> d;
+      d.batch = 1;
+      d.n = w;
+      d.a = M + c * ld + c;
+      d.a_bs = ld * w;
+      d.a_rs = ld;
+      d.a_cs = 1;
+      d.info = cells + c / NB;
+      d.info_s = 1;
+      d.fast_math = p.fast_math;
+      launch_tile<double, 16, 4, 1, Op::Potrf>(d, stream, 1);
+      rows_kernel<double, W><<<std::max(1, (below + NB - 1) / NB), 128, rows_smem, stream>>>(
+          M, ld, c + w, below, k0, c, w, info, cells + c / NB);
+      check(cudaGetLastError(), "large rows launch");
+    }
+    update<W>(stream, M, ld, k1, n - k1, k1, n - k1, k0, k1 - k0, true, info);
+  }
+}
+
+}  // namespace large_detail
+
+// Whether the large-matrix factorization can take p (the caller keeps it to
+// orders above the tables): one double matrix with unit column stride,
+// without write_transposed, on a device with the m16n8k4 double-precision
+// MMA (compute capability 9.0 or newer; older devices take the Blocked
+// path).
+template <class T>
+bool large_serves(const Problem<T>& p) {
+  if constexpr (!std::is_same_v<T, double>) {
+    return false;
+  } else {
+    return p.batch == 1 && p.a_cs == 1 && p.a_rs >= p.n && !p.mirror && current_device().major >= 9;
+  }
+}
+
+// potrf of the single matrix of p (large_serves(p)) on `stream`.
+inline void large_potrf(const Problem<double>& p, cudaStream_t stream) {
+  const int blocks = (p.n + large_detail::NB - 1) / large_detail::NB;
+  int* cells = nullptr;
+  check(cudaMallocAsync(reinterpret_cast<void**>(&cells), sizeof(int) * blocks, stream),
+        "large: cudaMallocAsync");
+  check(cudaMemsetAsync(cells, 0, sizeof(int) * blocks, stream), "large: cudaMemsetAsync");
+  check(cudaMemsetAsync(p.info, 0, sizeof(int), stream), "large: cudaMemsetAsync");
+  if (p.a_rs % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.a) % 16 == 0)
+    large_detail::factor<2>(p, cells, stream);
+  else
+    large_detail::factor<1>(p, cells, stream);
+  check(cudaFreeAsync(cells, stream), "large: cudaFreeAsync");
+}
+
+}  // namespace batchol::cuda
+
+#endif
