@@ -8,8 +8,8 @@
 // inside the group, right-looking across groups):
 //   1. update: the diagonal block takes the group's earlier blocks,
 //      A(c, c) -= A(c, k0:c) A(c, k0:c)^T (one thread block);
-//   2. leaf: the tile kernel factors A(c, c) (Batchol_CudaTileKernel.cuh, the
-//      n = 64 kernel of the tables), writing its own info cell;
+//   2. leaf: the tile kernel factors A(c, c) (Batchol_CudaTileKernel.cuh,
+//      16 x 16 threads of 4 x 4 elements), writing its own info cell;
 //   3. rows: a thread block per 64 rows below takes the same left update and
 //      solves its rows against L(c, c) (forward substitution, a warp per 16
 //      rows).
@@ -43,7 +43,7 @@ inline constexpr int G = 256;       // group: the trailing update's depth
 inline constexpr int BK = 16;       // k per staged slab
 inline constexpr int LDS = BK + 4;  // slab row stride: conflict-free fragment loads
 inline constexpr int SL = NB + 1;   // stride of a staged 64 x 64 block
-inline constexpr int XL = NB + 4;   // stride of the staged right-hand rows
+inline constexpr int XL = NB + 4;   // stride of the staged rows being solved
 
 // Accumulators of a 64 x 64 tile: 4 warps of 32 x 32, each 2 x 4 MMA tiles
 // of 16 x 8 (4 doubles per thread each).
