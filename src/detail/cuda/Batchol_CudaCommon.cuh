@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace batchol::cuda {
 
@@ -90,6 +91,21 @@ __device__ __forceinline__ std::int64_t opaque(std::int64_t x) {
   return x;
 }
 
+// Programmatic dependent launch (sm_90): wait until this launch's
+// predecessor has finished and its writes are visible, then let the next
+// launch of the chain start its blocks. Since every launch of a chain waits
+// before it lets the next one start, a launch starts only after every launch
+// before its predecessor has finished: work that reads only their results may
+// run before chain_start(). Every block must reach chain_start() (an early
+// return before it would let the next launch overtake the predecessor).
+// Without the launch attribute both instructions are no-ops.
+__device__ __forceinline__ void chain_start() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;\n" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
+
 // Errors become exceptions: the Kokkos layer must never abort on a launch failure.
 inline void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess)
@@ -102,6 +118,27 @@ template <class Kernel>
 void allow_shared(Kernel* kern, std::size_t shm, const char* what) {
   if (shm > 48 * 1024)
     check(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shm)), what);
+}
+
+// Launches kern<<<grid, block, shm, stream>>>(args...) as a programmatic
+// dependent launch: its blocks may start while the previous launch on the
+// stream runs, and wait in chain_start() for it to finish. A chain of small
+// dependent launches (the large-matrix factorization) then pays much less
+// than a full launch latency between steps.
+template <class... Params, class... Args>
+void launch_chained(void (*kern)(Params...), unsigned grid, unsigned block, std::size_t shm,
+                    cudaStream_t stream, const char* what, Args&&... args) {
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(grid);
+  cfg.blockDim = dim3(block);
+  cfg.dynamicSmemBytes = shm;
+  cfg.stream = stream;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  check(cudaLaunchKernelEx(&cfg, kern, std::forward<Args>(args)...), what);
 }
 
 // Groups of NR right-hand sides in nrhs (the last one may be partial): the

@@ -3,21 +3,23 @@
 // tensor cores' double-precision MMA (mma.sync m16n8k4, sm_90 and newer), in
 // the spirit of Dong et al. 2014's blocked Cholesky built from batched pieces.
 //
-// Columns go in groups of G = 256, each group in blocks of 64. For block c of
-// the group that starts at k0 (block and group updates are left-looking
-// inside the group, right-looking across groups):
-//   1. update: the diagonal block takes the group's earlier blocks,
-//      A(c, c) -= A(c, k0:c) A(c, k0:c)^T (one thread block);
-//   2. leaf: the tile kernel factors A(c, c) (Batchol_CudaTileKernel.cuh,
+// Columns go in groups of G (512, 1024 from n = 24576), each group in blocks
+// of 64. For block c of the group that starts at k0 (left-looking inside the
+// group, right-looking across groups):
+//   1. leaf: the tile kernel factors A(c, c) (Batchol_CudaTileKernel.cuh,
 //      16 x 16 threads of 4 x 4 elements), writing its own info cell;
-//   3. rows: a thread block per 64 rows below takes the same left update and
-//      solves its rows against L(c, c) (forward substitution, a warp per 16
-//      rows).
+//   2. rows: a thread block per 64 rows below takes the left update
+//      A(rows, c) -= A(rows, k0:c) A(c, k0:c)^T (before the leaf has
+//      finished: it reads nothing the leaf writes), solves its rows against
+//      L(c, c) (two threads per row), and, where its rows are a later
+//      diagonal block of the group, updates that block with the columns it
+//      just solved, so that the leaf of that block finds it ready.
 // After the group, one launch updates the whole trailing matrix with the
-// group's 256 columns (SYRK, a 64 x 64 tile per thread block, lower tiles
-// only). The 64-wide blocks keep the one-block steps short, the 256-wide
-// groups keep the trailing update's traffic low (each pass over the trailing
-// matrix does 256 multiply-adds per element).
+// group's columns (SYRK, a 64 x 64 tile per thread block, lower tiles only).
+// The 64-wide blocks keep the one-block steps short, the deep groups keep the
+// trailing update's traffic low. The launches form a chain of programmatic
+// dependent launches (launch_chained): each starts while its predecessor
+// finishes.
 //
 // The matrix is the lower triangle with unit column stride (row-major lower,
 // or column-major upper through the Problem's swap): the operands' rows are
@@ -39,10 +41,9 @@ namespace batchol::cuda {
 namespace large_detail {
 
 inline constexpr int NB = 64;       // block: leaf order, tile edge
-inline constexpr int G = 256;       // group: the trailing update's depth
 inline constexpr int BK = 16;       // k per staged slab
 inline constexpr int LDS = BK + 4;  // slab row stride: conflict-free fragment loads
-inline constexpr int SL = NB + 1;   // stride of a staged 64 x 64 block
+inline constexpr int LT = NB + 2;   // stride of the staged leaf factor (even: 16-byte loads)
 inline constexpr int XL = NB + 4;   // stride of the staged rows being solved
 
 // Accumulators of a 64 x 64 tile: 4 warps of 32 x 32, each 2 x 4 MMA tiles
@@ -181,6 +182,7 @@ __global__ void __launch_bounds__(128)
     update_kernel(T* M, std::int64_t ld, int r0, int nr, int c0, int nc, int k0, int nk, bool lower,
                   const int* info) {
   static_assert(std::is_same_v<T, double>, "the double-precision MMA");
+  chain_start();
   if (stopped(info, c0)) return;
   extern __shared__ __align__(16) double sm[];
   int bi, bj;
@@ -207,7 +209,7 @@ __global__ void __launch_bounds__(128)
 
 inline constexpr int rows_stages = 4;
 inline constexpr std::size_t rows_smem =
-    (rows_stages * 2 * NB * LDS + NB * SL + NB * XL + NB) * sizeof(double);
+    (rows_stages * 2 * NB * LDS + NB * LT + NB * XL + NB) * sizeof(double);
 
 // Rows [r0, r0 + nr) of block column c (w columns, group start k0): each
 // thread block takes 64 rows, subtracts M(rows, k0:c) M(c:c+w, k0:c)^T and
@@ -215,62 +217,107 @@ inline constexpr std::size_t rows_smem =
 // The first block also moves the leaf's failure (cell) into info; a failed
 // leaf's rows are solved for the columns before its failing one.
 template <class T, int W>
-__global__ void __launch_bounds__(128) rows_kernel(T* M, std::int64_t ld, int r0, int nr, int k0,
-                                                   int c, int w, int* info, const int* cell) {
+__global__ void __launch_bounds__(128)
+    rows_kernel(T* M, std::int64_t ld, int r0, int nr, int k0, int k1, int c, int w, int* info,
+                const int* cell) {
   static_assert(std::is_same_v<T, double>, "the double-precision MMA");
-  if (stopped(info, c)) return;
+  extern __shared__ __align__(16) double sm[];
+  double* Lt = sm + rows_stages * 2 * NB * LDS;  // L transposed, columns permuted
+  double* X = Lt + NB * LT;
+  double* dinv = X + NB * XL;
+  const int rb = r0 + blockIdx.x * NB, na = min(NB, r0 + nr - rb);
+  // The left update and the rows it updates are final before the leaf's
+  // launch started (and info, which only earlier rows launches set): they
+  // are worked on while the leaf factors.
+  const bool stop = stopped(info, c);
+  if (!stop && nr > 0) {
+    Acc acc;
+    clear(acc);
+    tile_product<rows_stages, W>(acc, M + rb * ld + k0, na, M + c * ld + k0, w, ld, c - k0, sm);
+    for_each(acc, [&](int r, int col, double v) {
+      X[r * XL + col] = r < na && col < w ? M[(rb + r) * ld + c + col] - v : 0.0;
+    });
+  }
+  chain_start();
+  if (stop) return;
   const int leaf = *cell;
   if (leaf != 0 && blockIdx.x == 0 && threadIdx.x == 0) atomicCAS(info, 0, c + leaf);
   const int wl = leaf != 0 ? leaf - 1 : w;  // columns to solve
   if (wl <= 0 || nr <= 0) return;
-  extern __shared__ __align__(16) double sm[];
-  double* L = sm + rows_stages * 2 * NB * LDS;
-  double* X = L + NB * SL;
-  double* dinv = X + NB * XL;
-  const int rb = r0 + blockIdx.x * NB, na = min(NB, r0 + nr - rb);
-  for (int e = threadIdx.x; e < NB * NB; e += 128) {
-    const int r = e / NB, col = e % NB;
-    if (r < w && col <= r) L[r * SL + col] = M[(c + r) * ld + c + col];
+  // Two threads per row: thread h of a pair holds the row's columns 2i + h,
+  // so both have work until the last column. Lt(j, 32 h + i) = L(2i + h, j):
+  // each thread's multipliers of column j are contiguous (16-byte loads).
+  {
+    double v[NB * NB / 128];
+#pragma unroll
+    for (int e = 0; e < NB * NB / 128; ++e) {
+      const int f = threadIdx.x + 128 * e, k = f / NB, j = f % NB;
+      v[e] = k < w && j <= k ? M[(c + k) * ld + c + j] : 0.0;
+    }
+#pragma unroll
+    for (int e = 0; e < NB * NB / 128; ++e) {
+      const int f = threadIdx.x + 128 * e, k = f / NB, j = f % NB;
+      Lt[j * LT + (k % 2) * 32 + k / 2] = v[e];
+      if (j == k) dinv[j] = 1.0 / v[e];
+    }
   }
-  Acc acc;
-  clear(acc);
-  tile_product<rows_stages, W>(acc, M + rb * ld + k0, na, M + c * ld + k0, w, ld, c - k0, sm);
-  for_each(acc, [&](int r, int col, double v) {
-    X[r * XL + col] = r < na && col < w ? M[(rb + r) * ld + c + col] - v : 0.0;
-  });
-  if (threadIdx.x < wl) dinv[threadIdx.x] = 1.0 / L[threadIdx.x * SL + threadIdx.x];
   __syncthreads();
-  // Forward substitution: a warp per 16 rows, lane l holding columns l and
-  // l + 32.
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  double x0[16], x1[16];
+  const int r = threadIdx.x / 2, h = threadIdx.x % 2, lane = threadIdx.x % 32;
+  double x[32];
 #pragma unroll
-  for (int i = 0; i < 16; ++i) {
-    x0[i] = X[(warp * 16 + i) * XL + lane];
-    x1[i] = X[(warp * 16 + i) * XL + lane + 32];
-  }
+  for (int i = 0; i < 32; ++i) x[i] = X[r * XL + 2 * i + h];
+  const double* lt = Lt + h * 32;
   // Only the columns after j take x_j: a NaN or Inf in x_j (a defect of
-  // that row) must not reach the columns before it, whose multiplier is 0.
-  for (int j = 0; j < wl; ++j) {
-    const double dj = dinv[j];
-    const bool after0 = lane > j, after1 = lane + 32 > j;
-    const double l0 = after0 ? L[lane * SL + j] : 0.0;
-    const double l1 = after1 ? L[(lane + 32) * SL + j] : 0.0;
+  // that row) must not reach the columns before it.
 #pragma unroll
-    for (int i = 0; i < 16; ++i) {
-      const double xj = __shfl_sync(0xffffffffu, j < 32 ? x0[i] : x1[i], j % 32) * dj;
-      if (lane == j % 32) (j < 32 ? x0[i] : x1[i]) = xj;
-      if (after0) x0[i] -= xj * l0;
-      if (after1) x1[i] -= xj * l1;
+  for (int j = 0; j < NB; ++j) {
+    if (j < wl) {
+      const double xo = x[j / 2] * dinv[j];  // meaningful in the owner, h == j % 2
+      const double xj = __shfl_sync(0xffffffffu, xo, (lane & ~1) | (j % 2));
+      if (h == j % 2) x[j / 2] = xj;
+#pragma unroll
+      for (int i = (j / 2) & ~1; i < 32; i += 2) {
+        const double2 l = *reinterpret_cast<const double2*>(lt + j * LT + i);
+        if (2 * i + h > j) x[i] -= xj * l.x;
+        if (2 * i + 2 + h > j) x[i + 1] -= xj * l.y;
+      }
     }
   }
+  __syncthreads();
 #pragma unroll
-  for (int i = 0; i < 16; ++i) {
-    const int r = warp * 16 + i;
-    if (r < na) {
-      if (lane < wl) M[(rb + r) * ld + c + lane] = x0[i];
-      if (lane + 32 < wl) M[(rb + r) * ld + c + lane + 32] = x1[i];
+  for (int i = 0; i < 32; ++i) X[r * XL + 2 * i + h] = x[i];
+  __syncthreads();
+  for (int e = threadIdx.x; e < NB * NB; e += 128) {
+    const int rr = e / NB, col = e % NB;
+    if (rr < na && col < wl) M[(rb + rr) * ld + c + col] = X[rr * XL + col];
+  }
+  // Rows that are a later diagonal block of this group take their update
+  // from these columns now, M(rows, rows) -= X X^T (right-looking on the
+  // diagonal blocks): the leaf then factors its block as it is.
+  if (rb < k1 && wl == w) {
+    Acc acc;
+    clear(acc);
+    const int g = lane / 4, q = lane % 4, warp = threadIdx.x / 32;
+    const int wr = (warp / 2) * 32, wc = (warp % 2) * 32;
+    if (wc <= wr) {  // the warp tile above the diagonal is not needed
+      for (int kq = 0; kq < w; kq += 4) {
+        double a[2][2], b[4];
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+          a[i][0] = X[(wr + i * 16 + g) * XL + kq + q];
+          a[i][1] = X[(wr + i * 16 + g + 8) * XL + kq + q];
+        }
+#pragma unroll
+        for (int jj = 0; jj < 4; ++jj) b[jj] = X[(wc + jj * 8 + g) * XL + kq + q];
+#pragma unroll
+        for (int i = 0; i < 2; ++i)
+#pragma unroll
+          for (int jj = 0; jj < 4; ++jj) mma(acc.v[i][jj], a[i][0], a[i][1], b[jj]);
+      }
     }
+    for_each(acc, [&](int rr, int col, double v) {
+      if (rr < na && col <= rr) M[(rb + rr) * ld + rb + col] -= v;
+    });
   }
 }
 
@@ -280,25 +327,38 @@ void update(cudaStream_t s, double* M, std::int64_t ld, int r0, int nr, int c0, 
   if (nr <= 0 || nc <= 0 || nk <= 0) return;
   const int br = (nr + NB - 1) / NB, bc = (nc + NB - 1) / NB;
   const int tiles = lower ? br * (br + 1) / 2 : br * bc;
-  update_kernel<double, W>
-      <<<tiles, 128, update_smem, s>>>(M, ld, r0, nr, c0, nc, k0, nk, lower, info);
-  check(cudaGetLastError(), "large update launch");
+  launch_chained(&update_kernel<double, W>, tiles, 128, update_smem, s, "large update launch", M,
+                 ld, r0, nr, c0, nc, k0, nk, lower, info);
 }
 
-// The factorization, with W doubles per copy into shared memory.
+// Columns per group, the trailing update's depth: deeper groups mean fewer
+// passes over the trailing matrix but longer left updates in the rows
+// launches. Measured on an H200: 512 is best from n = 2048 to 16384 (8.99
+// against 10.06 ms for 256 at n = 8192), 1024 at 32768 (386 against 400 ms).
+inline int group_depth(int n) {
+  return n >= 24576 ? 16 * NB : 8 * NB;
+}
+
+// The factorization, with W doubles per copy into shared memory and groups
+// of G columns (a multiple of NB).
 template <int W>
-void factor(const Problem<double>& p, int* cells, cudaStream_t stream) {
+void factor(const Problem<double>& p, int* cells, cudaStream_t stream, int G) {
   const int n = p.n;
   const std::int64_t ld = p.a_rs;
   double* M = p.a;
   int* info = p.info;
   allow_shared(&update_kernel<double, W>, update_smem, "large update shared memory");
   allow_shared(&rows_kernel<double, W>, rows_smem, "large rows shared memory");
+  // The leaf: the tile kernel of 16 x 16 threads, 4 x 4 elements each, one
+  // matrix per block (as launch_tile<double, 16, 4, 1, Op::Potrf> with one
+  // matrix per block, launched here as a step of the chain).
+  auto* leaf = &tile_kernel<double, 16, 4, tile_maxt_v<16>, 1, Op::Potrf>;
+  const std::size_t leaf_smem = tile_detail::TileSmem<double, 16, 4, Op::Potrf, false>::bytes(1);
+  allow_shared(leaf, leaf_smem, "large leaf shared memory");
   for (int k0 = 0; k0 < n; k0 += G) {
     const int k1 = std::min(n, k0 + G);
     for (int c = k0; c < k1; c += NB) {
       const int w = std::min(NB, n - c), below = n - c - w;
-      update<W>(stream, M, ld, c, w, c, w, k0, c - k0, true, info);
       Problem<double> d;
       d.batch = 1;
       d.n = w;
@@ -309,10 +369,10 @@ void factor(const Problem<double>& p, int* cells, cudaStream_t stream) {
       d.info = cells + c / NB;
       d.info_s = 1;
       d.fast_math = p.fast_math;
-      launch_tile<double, 16, 4, 1, Op::Potrf>(d, stream, 1);
-      rows_kernel<double, W><<<std::max(1, (below + NB - 1) / NB), 128, rows_smem, stream>>>(
-          M, ld, c + w, below, k0, c, w, info, cells + c / NB);
-      check(cudaGetLastError(), "large rows launch");
+      launch_chained(leaf, 1, 256, leaf_smem, stream, "large leaf launch", d, std::int64_t(0), 1);
+      launch_chained(&rows_kernel<double, W>, std::max(1, (below + NB - 1) / NB), 128, rows_smem,
+                     stream, "large rows launch", M, ld, c + w, below, k0, k1, c, w, info,
+                     static_cast<const int*>(cells + c / NB));
     }
     update<W>(stream, M, ld, k1, n - k1, k1, n - k1, k0, k1 - k0, true, info);
   }
@@ -343,9 +403,9 @@ inline void large_potrf(const Problem<double>& p, cudaStream_t stream) {
   check(cudaMemsetAsync(cells, 0, sizeof(int) * blocks, stream), "large: cudaMemsetAsync");
   check(cudaMemsetAsync(p.info, 0, sizeof(int), stream), "large: cudaMemsetAsync");
   if (p.a_rs % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.a) % 16 == 0)
-    large_detail::factor<2>(p, cells, stream);
+    large_detail::factor<2>(p, cells, stream, large_detail::group_depth(p.n));
   else
-    large_detail::factor<1>(p, cells, stream);
+    large_detail::factor<1>(p, cells, stream, large_detail::group_depth(p.n));
   check(cudaFreeAsync(cells, stream), "large: cudaFreeAsync");
 }
 

@@ -261,6 +261,7 @@ __global__ void __launch_bounds__(MAXT, MINB)
   constexpr bool kSolve = OP == Op::Posv && !REG;
   using S = TileSmem<T, B, M, OP, REG>;
   extern __shared__ __align__(16) unsigned char tile_smem[];
+  chain_start();  // a step of a chained launch (one large matrix's leaves)
 
   const bool inter = mpb > 1 && p.a_bs == 1;
   const int sub = inter ? int(threadIdx.x) % mpb : int(threadIdx.x) / NT;
