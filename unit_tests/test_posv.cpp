@@ -105,7 +105,7 @@ TYPED_TEST(Posv, IsPotrfThenPotrsOverManyBlocks) {
 }
 
 // One large matrix alone in its batch (on a device, the Cuda path's
-// large-matrix factorization, then the Blocked path's solve).
+// large-matrix factorization and solves).
 TYPED_TEST(Posv, IsPotrfThenPotrsForOneLargeMatrix) {
   using C = TypeParam;
   if (Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible)

@@ -5,8 +5,8 @@
 //      build does not provide throws std::invalid_argument);
 //   2. send what the Cuda path does not take to another path: orders above
 //      BATCHOL_CUDA_MAX_N (at most 512) to Blocked (Generic for the smaller
-//      of them on interleaved batches: blocked::preferred), except potrf
-//      and posv of one large double matrix (cuda::serves), n == 0 to
+//      of them on interleaved batches: blocked::preferred), except potrf,
+//      potrs and posv of one large double matrix (cuda::serves), n == 0 to
 //      Generic;
 //   3. open a Kokkos profiling region named after the routine and the path
 //      that runs, e.g. "batchol::potrf[Cuda]";
@@ -102,16 +102,7 @@ void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const
     case Path::Cuda:
 #if BATCHOL_HAS_CUDA_PATH
       if constexpr (cuda_path_available_v<ExecSpace, OP>) {
-        if (OP == Op::Posv && !cuda::has_kernel(pr.n)) {
-          // One large matrix: the Cuda factorization, then the Blocked
-          // path's solve (the Cuda tables have none at this order).
-          cuda::run<Op::Potrf>(pr, exec.cuda_stream());
-          Problem<T> q = pr;
-          q.skip_failed = true;
-          blocked::run<Op::Potrs>(exec, q);
-        } else {
-          cuda::run<OP>(pr, exec.cuda_stream());
-        }
+        cuda::run<OP>(pr, exec.cuda_stream());
       }
 #endif
       break;

@@ -87,4 +87,5 @@ void batchol_cuda_compile_check(const Problem<double>& d, const Problem<float>& 
   all_modes(d, s);
   all_modes(f, s);
   batchol::cuda::large_potrf(d, s);
+  batchol::cuda::large_potrs(d, s);
 }

@@ -1,8 +1,9 @@
 // The Cuda path's entry, for the dispatcher: cuda::run<OP>(pr, stream) runs
 // operation OP on every matrix of pr, on the stream of the execution space
 // instance, so that it orders like any Kokkos kernel on it. The caller has
-// checked that the tables have a kernel for pr.n (has_kernel); what they do
-// not cover runs on the Generic path (Batchol_Dispatch.hpp).
+// checked that the path serves pr (serves: the tables' orders, and one large
+// double matrix); what it does not cover runs on another path
+// (Batchol_Dispatch.hpp).
 //
 // Below it, top to bottom: launch_tuned<OP> picks the table and runs its row
 // (Batchol_CudaTuning.cuh), launch_table and launch_rows find the row of pr.n
@@ -43,9 +44,9 @@ namespace batchol::cuda {
 template <Op OP, class T>
 void run(const Problem<T>& p, cudaStream_t stream) {
   if constexpr (OP == Op::Posv) {
-    // Above the tuned tables posv is always split: LargeTable's potrf, then
-    // the solve of the systems it factored (so the Posv entry compiles none
-    // of LargeTable's kernels).
+    // Above the tuned tables posv is always split: LargeTable's potrf (or
+    // the large-matrix factorization), then the solve of the systems it
+    // factored (so the Posv entry compiles none of their kernels).
     if (p.n > table_max_n) {
       run<Op::Potrf>(p, stream);
       Problem<T> q = p;

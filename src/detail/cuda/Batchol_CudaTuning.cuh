@@ -21,6 +21,7 @@
 #define BATCHOL_CUDA_TUNING_CUH
 
 #include "Batchol_CudaLarge.cuh"
+#include "Batchol_CudaLargeSolve.cuh"
 #include "Batchol_CudaRows.cuh"
 
 #include <array>
@@ -45,10 +46,12 @@ inline bool has_kernel(int n) {
 }
 
 // Whether the Cuda path takes operation OP on p: the tables' orders, and
-// potrf (posv: its factorization) of one large matrix (Batchol_CudaLarge.cuh).
+// potrf, potrs and posv of one large matrix (Batchol_CudaLarge.cuh,
+// Batchol_CudaLargeSolve.cuh).
 template <Op OP, class T>
 bool serves(const Problem<T>& p) {
-  return has_kernel(p.n) || ((OP == Op::Potrf || OP == Op::Posv) && p.n > max_n && large_serves(p));
+  constexpr bool large_op = OP == Op::Potrf || OP == Op::Posv || OP == Op::Potrs;
+  return has_kernel(p.n) || (large_op && p.n > max_n && large_serves(p));
 }
 
 // ---- the factorization tables: potrf and posv ----------------------------------
@@ -352,10 +355,10 @@ Launch launch_solve(const Problem<T>& p, cudaStream_t stream) {
 // Operation OP on `stream` with the kernel the tables name for p: the
 // factorizations through the factorization table of the device's
 // architecture (potrf above it through LargeTable), the solves through
-// launch_solve. A posv whose row splits it launches the factorization only
-// (Launch::SolveNext: cuda::run then solves); posv above the tuned tables
-// never comes here (cuda::run splits it itself). One compiled entry per
-// operation and precision (Batchol_CudaRun.cuh).
+// launch_solve; potrf and potrs of one large matrix above the tables. A posv whose row splits it
+// launches the factorization only (Launch::SolveNext: cuda::run then solves); posv above the tuned
+// tables never comes here (cuda::run splits it itself). One compiled entry per operation and
+// precision (Batchol_CudaRun.cuh).
 template <Op OP, class T>
 Launch launch_tuned(const Problem<T>& p, cudaStream_t stream) {
   if constexpr (OP == Op::Potrf) {
@@ -365,6 +368,13 @@ Launch launch_tuned(const Problem<T>& p, cudaStream_t stream) {
       return Launch::Done;
     }
     if (p.n > table_max_n) return launch_table<OP, T, LargeTable, table_max_n>(p, stream);
+  }
+  if constexpr (OP == Op::Potrs) {
+    if (p.n > max_n) {
+      if (!large_serves(p)) return Launch::NoKernel;
+      if constexpr (std::is_same_v<T, double>) large_potrs(p, stream);
+      return Launch::Done;
+    }
   }
   if constexpr (factors(OP)) {
     return device_is_sm90() ? launch_table<OP, T, Sm90Table>(p, stream)

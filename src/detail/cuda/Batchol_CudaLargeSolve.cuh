@@ -1,0 +1,182 @@
+// The triangular solves of one large matrix on the whole device (double, a
+// batch of one, the factor of Batchol_CudaLarge.cuh): potrs's L Y = B, then
+// L^T X = Y, right-looking by blocks of 64 rows.
+//
+// One launch per block and sweep. Its thread blocks each take a 64 x 64 tile
+// of right-hand sides (64 rows, 64 columns) not yet solved and subtract what
+// the block solved by the previous launch contributes (a DMMA product); the
+// thread block whose rows are the next block to solve then solves it on the
+// spot (two threads per right-hand side, as the rows launches of the
+// factorization solve their rows). The launches form a chain of programmatic
+// dependent launches: each stages its tile of L, which no launch writes,
+// before it waits for its predecessor.
+#ifndef BATCHOL_CUDA_LARGE_SOLVE_CUH
+#define BATCHOL_CUDA_LARGE_SOLVE_CUH
+
+#include "Batchol_CudaLarge.cuh"
+
+namespace batchol::cuda {
+namespace large_detail {
+
+inline constexpr int TS = NB + 1;  // stride of the staged tiles (odd: conflict-free columns)
+inline constexpr std::size_t solve_smem =
+    (NB * TS + NB * TS + NB * XL + NB * LT + NB) * sizeof(double);
+
+// Forward (L Y = B): the launch for block s (rows [s, s + w)) subtracts
+// L(R, s:s+w) Y(s:s+w) from every later block of rows R, and solves the
+// block after s. Backward (L^T X = Y): it subtracts L(s:s+w, R)^T X(s:s+w)
+// from every earlier block R, and solves the block before s. With s < 0 the
+// launch only solves the first block of its sweep (the last one backward).
+// Thread block (blockIdx.x, blockIdx.y): the blockIdx.x-th block of rows
+// after (before) s, right-hand sides [64 blockIdx.y, 64 blockIdx.y + 64).
+template <bool Forward>
+__global__ void __launch_bounds__(128)
+    solve_kernel(const double* M, std::int64_t ld, int n, int s, double* b, std::int64_t b_rs,
+                 std::int64_t b_cs, int nrhs, const int* skip) {
+  extern __shared__ __align__(16) double sm[];
+  double* As = sm;            // As[r * TS + j]: the multiplier of row r by solved row j
+  double* Ys = As + NB * TS;  // Ys[q * TS + j]: solved row j, right-hand side q
+  double* X = Ys + NB * TS;   // X[q * XL + r]: the tile, one right-hand side per row
+  double* Lt = X + NB * XL;   // the diagonal block to solve, staged for the substitution
+  double* dinv = Lt + NB * LT;
+  const int nb = (n + NB - 1) / NB;
+  const int sb = s < 0 ? (Forward ? -1 : nb) : s / NB;  // the block just solved
+  const int tb =
+      Forward ? sb + 1 + int(blockIdx.x) : sb - 1 - int(blockIdx.x);  // this tile's block
+  const int r0 = tb * NB, h = min(NB, n - r0);
+  const int s0 = sb * NB, w = s < 0 ? 0 : min(NB, n - s0);
+  const int q0 = blockIdx.y * NB, nq = min(NB, nrhs - q0);
+  const bool solves = blockIdx.x == 0;  // the next block of the sweep
+  // Before the wait: the tile of L (final before the chain started).
+  if (w > 0) {
+    for (int e = threadIdx.x; e < NB * NB; e += 128) {
+      const int i = e / NB, k = e % NB;  // consecutive threads along a row of L
+      if (Forward) {                     // As[r][j] = L(r0 + r, s0 + j)
+        As[i * TS + k] = i < h && k < w ? M[(r0 + i) * ld + s0 + k] : 0.0;
+      } else {  // As[r][j] = L(s0 + j, r0 + r)
+        As[k * TS + i] = i < w && k < h ? M[(s0 + i) * ld + r0 + k] : 0.0;
+      }
+    }
+  }
+  if (solves) {
+    // Forward: Lt(j, 32 u + i) = L(r0 + 2i + u, r0 + j), column j of the
+    // block; backward: Lt(j, 32 u + i) = L(r0 + j, r0 + 2i + u), row j.
+    for (int e = threadIdx.x; e < NB * NB; e += 128) {
+      const int k = e / NB, j = e % NB;  // L(r0 + k, r0 + j)
+      const double v = k < h && j <= k ? M[(r0 + k) * ld + r0 + j] : 0.0;
+      if (Forward)
+        Lt[j * LT + (k % 2) * 32 + k / 2] = v;
+      else
+        Lt[k * LT + (j % 2) * 32 + j / 2] = v;
+      if (j == k) dinv[j] = 1.0 / v;
+    }
+  }
+  chain_start();
+  if (skip != nullptr && *skip != 0) return;  // posv: a failed factorization
+  // The solved rows and this tile of right-hand sides (written by earlier
+  // launches).
+  for (int e = threadIdx.x; e < NB * NB; e += 128) {
+    const int q = e % NB, j = e / NB;
+    if (w > 0) Ys[q * TS + j] = j < w && q < nq ? b[(s0 + j) * b_rs + (q0 + q) * b_cs] : 0.0;
+    X[q * XL + j] = j < h && q < nq ? b[(r0 + j) * b_rs + (q0 + q) * b_cs] : 0.0;
+  }
+  __syncthreads();
+  const int lane = threadIdx.x % 32;
+  if (w > 0) {
+    Acc acc;
+    clear(acc);
+    const int g = lane / 4, qq = lane % 4, warp = threadIdx.x / 32;
+    const int wr = (warp / 2) * 32, wc = (warp % 2) * 32;
+    for (int kq = 0; kq < NB; kq += 4) {
+      double a[2][2], bv[4];
+#pragma unroll
+      for (int i = 0; i < 2; ++i) {
+        a[i][0] = As[(wr + i * 16 + g) * TS + kq + qq];
+        a[i][1] = As[(wr + i * 16 + g + 8) * TS + kq + qq];
+      }
+#pragma unroll
+      for (int jj = 0; jj < 4; ++jj) bv[jj] = Ys[(wc + jj * 8 + g) * TS + kq + qq];
+#pragma unroll
+      for (int i = 0; i < 2; ++i)
+#pragma unroll
+        for (int jj = 0; jj < 4; ++jj) mma(acc.v[i][jj], a[i][0], a[i][1], bv[jj]);
+    }
+    __syncthreads();
+    for_each(acc, [&](int r, int q, double v) { X[q * XL + r] -= v; });
+  }
+  __syncthreads();
+  if (solves) {
+    // Two threads per right-hand side: thread u holds rows 2i + u of the
+    // block (as the factorization's rows launches).
+    const int qr = threadIdx.x / 2, u = threadIdx.x % 2;
+    double x[32];
+#pragma unroll
+    for (int i = 0; i < 32; ++i) x[i] = X[qr * XL + 2 * i + u];
+    const double* lt = Lt + u * 32;
+#pragma unroll
+    for (int jj = 0; jj < NB; ++jj) {
+      const int j = Forward ? jj : NB - 1 - jj;
+      if (j < h) {
+        const double xo = x[j / 2] * dinv[j];
+        const double xj = __shfl_sync(0xffffffffu, xo, (lane & ~1) | (j % 2));
+        if (u == j % 2) x[j / 2] = xj;
+#pragma unroll
+        for (int i = 0; i < 32; i += 2) {
+          if (Forward ? (i + 1 < j / 2) : (i > j / 2 + 1))
+            continue;  // no row of this pair is updated
+          const double2 l = *reinterpret_cast<const double2*>(lt + j * LT + i);
+          if (Forward ? 2 * i + u > j : 2 * i + u < j) x[i] -= xj * l.x;
+          if (Forward ? 2 * i + 2 + u > j : 2 * i + 2 + u < j) x[i + 1] -= xj * l.y;
+        }
+      }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < 32; ++i) X[qr * XL + 2 * i + u] = x[i];
+    __syncthreads();
+  }
+  for (int e = threadIdx.x; e < NB * NB; e += 128) {
+    const int q = e % NB, r = e / NB;
+    if (r < h && q < nq) b[(r0 + r) * b_rs + (q0 + q) * b_cs] = X[q * XL + r];
+  }
+}
+
+}  // namespace large_detail
+
+// potrs of the single matrix of p (its factor from large_potrf: lower
+// triangle, unit column stride; large_serves(p)) on `stream`; with
+// p.skip_failed, nothing when the matrix's info is not 0 (read on the
+// device).
+inline void large_potrs(const Problem<double>& p, cudaStream_t stream) {
+  using namespace large_detail;
+  const int n = p.n, nb = (n + NB - 1) / NB;
+  if (n == 0 || p.nrhs == 0) return;
+  const unsigned chunks = unsigned((p.nrhs + NB - 1) / NB);
+  allow_shared(&solve_kernel<true>, solve_smem, "large solve shared memory");
+  allow_shared(&solve_kernel<false>, solve_smem, "large solve shared memory");
+  auto launch = [&](auto kern, int s, int tiles) {
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(unsigned(tiles), chunks);
+    cfg.blockDim = dim3(128);
+    cfg.dynamicSmemBytes = solve_smem;
+    cfg.stream = stream;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    check(cudaLaunchKernelEx(&cfg, kern, static_cast<const double*>(p.a), std::int64_t(p.a_rs), n,
+                             s, p.b, std::int64_t(p.b_rs), std::int64_t(p.b_cs), p.nrhs,
+                             static_cast<const int*>(p.skip_failed ? p.info : nullptr)),
+          "large solve launch");
+  };
+  // Forward: block 0 alone, then block k's contribution to the later blocks.
+  launch(&solve_kernel<true>, -1, 1);
+  for (int k = 0; k + 1 < nb; ++k) launch(&solve_kernel<true>, k * NB, nb - 1 - k);
+  launch(&solve_kernel<false>, -1, 1);
+  for (int k = nb - 1; k > 0; --k) launch(&solve_kernel<false>, k * NB, k);
+}
+
+}  // namespace batchol::cuda
+
+#endif
