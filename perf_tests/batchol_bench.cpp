@@ -1,5 +1,5 @@
 // batchol_bench: Batchol's benchmark harness. Every routine (potrf, potrs with
-// 1 and 8 right-hand sides, the four trsv, fused posv), float and double,
+// 1 and 8 right-hand sides by default, the four trsv, fused posv), float and double,
 // LayoutLeft and LayoutRight, over a grid of sizes and two batch sizes, for
 // each Batchol path and each competitor the build has, on the same data and
 // with the same protocol (bench_protocol.hpp). Results carry ns per matrix,

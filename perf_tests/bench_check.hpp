@@ -36,9 +36,11 @@ double tolerance(int n) {
 }
 
 // Matrices to check: all of them, or an evenly spread sample (first and last
-// included) whose check costs about `budget` flops.
-inline std::vector<std::int64_t> sample_indices(std::int64_t batch, int n, double budget) {
-  const double per = std::max(1.0, double(n) * n * n);
+// included) whose check costs about `budget` flops. A check costs about n^3
+// (the factor) or n^2 per right-hand side (a solve): n^2 max(n, nrhs).
+inline std::vector<std::int64_t> sample_indices(std::int64_t batch, int n, int nrhs,
+                                                double budget) {
+  const double per = std::max(1.0, double(n) * n * std::max(n, nrhs));
   const double affordable = budget / per;  // may be infinite: check everything
   const std::int64_t want = affordable >= double(batch)
                                 ? batch
@@ -145,7 +147,7 @@ CheckResult check_result(const DataSet<T, Layout>& d, const Slot<T, Layout>& s, 
   r.bound = tolerance<T>(c.n);
   const auto info = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.info);
   for (std::int64_t b = 0; b < c.batch; ++b) r.bad_info += info(b) != 0;
-  const auto idx = sample_indices(c.batch, c.n, budget_flops);
+  const auto idx = sample_indices(c.batch, c.n, c.has_rhs() ? c.nrhs : 1, budget_flops);
   r.checked = static_cast<std::int64_t>(idx.size());
   if (c.routine == Routine::Potrf) {
     const HostMat<T, Layout> F = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.A);

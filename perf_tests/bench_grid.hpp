@@ -16,6 +16,8 @@
 //                                   host execution space, none on a GPU)
 //   --batchol_precisions=float,double   --batchol_layouts=left,right
 //   --batchol_routines=potrf,potrs,trsv,posv
+//   --batchol_nrhs=1,8              right-hand sides of potrs and posv (BATCHOL_BENCH_NRHS;
+//                                   default: 1 and 8 for potrs, 1 for posv)
 //   --batchol_cache=cold|warm|both  cold (default): inputs evicted from cache
 //   BATCHOL_BENCH_GRID=quick        same as --batchol_quick
 //
@@ -48,6 +50,9 @@ struct Grid {
   double max_gflop = exec_is_host ? 1.0 : 0.0;
   bool do_float = true, do_double = true, do_left = true, do_right = true;
   std::vector<std::string> routines = {"potrf", "potrs", "trsv", "posv"};
+  // --batchol_nrhs sets both lists.
+  std::vector<int> potrs_nrhs = {1, 8};
+  std::vector<int> posv_nrhs = {1};
   bool cold = true, warm = false;
   bool quick = false;
 
@@ -90,6 +95,7 @@ inline Grid parse_grid(int& argc, char** argv) {
       {"precisions", "BATCHOL_BENCH_PRECISIONS"},
       {"layouts", "BATCHOL_BENCH_LAYOUTS"},
       {"routines", "BATCHOL_BENCH_ROUTINES"},
+      {"nrhs", "BATCHOL_BENCH_NRHS"},
       {"cache", "BATCHOL_BENCH_CACHE"}};
   for (const auto& [key, env] : env_names)
     if (const char* v = std::getenv(env)) opt[key] = v;
@@ -139,7 +145,12 @@ inline Grid parse_grid(int& argc, char** argv) {
       g.do_right = value.find("right") != std::string::npos;
     } else if (key == "routines")
       g.routines = split(value);
-    else if (key == "cache") {
+    else if (key == "nrhs") {
+      g.potrs_nrhs = split_ints(value);
+      for (const int q : g.potrs_nrhs)
+        if (q < 1) throw std::invalid_argument("batchol_bench: --batchol_nrhs needs counts >= 1");
+      g.posv_nrhs = g.potrs_nrhs;
+    } else if (key == "cache") {
       g.cold = value == "cold" || value == "both";
       g.warm = value == "warm" || value == "both";
     } else {

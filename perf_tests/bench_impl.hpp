@@ -45,6 +45,14 @@ class Impl {
   // What a potrf leaves in A.
   virtual FactorKind factor_kind() const { return FactorKind::CholLower; }
 
+  // Whether the protocol checks the result. False only for a rate reference
+  // that computes something other than the routine (cublas_gemm).
+  virtual bool checked() const { return true; }
+
+  // The flops one matrix costs, for the GF_per_s counter: the routine's own
+  // count, or a rate reference's (a gemm's 2 n^3).
+  virtual double flops_per_matrix(const Case& c) const { return bench::flops_per_matrix(c); }
+
   // The series' label, e.g. the configuration an implementation chose for
   // the case in prepare(); empty: none.
   virtual std::string label(const Case& /*c*/) const { return {}; }

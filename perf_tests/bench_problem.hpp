@@ -32,8 +32,8 @@ struct Case {
         return "potrf";
       case Routine::Potrs:
         return "potrs_nrhs" + std::to_string(nrhs);
-      case Routine::Posv:
-        return "posv";
+      case Routine::Posv:  // one right-hand side keeps the plain name
+        return nrhs == 1 ? "posv" : "posv_nrhs" + std::to_string(nrhs);
       case Routine::Trsv:
         return std::string("trsv_") + (uplo == batchol::Uplo::Lower ? "lower" : "upper") +
                (trans == batchol::Trans::NoTranspose ? "_notrans" : "_trans");

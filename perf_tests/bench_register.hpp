@@ -23,6 +23,8 @@
 #if defined(BATCHOL_BENCH_HAVE_CUBLAS) && defined(KOKKOS_ENABLE_CUDA)
 #define BATCHOL_BENCH_RUN_CUDA_LIBS 1
 #include <comp_cuda.hpp>
+#include <comp_cuda_gemm.hpp>
+#include <comp_cuda_xpotrf.hpp>
 #endif
 #if defined(BATCHOL_BENCH_HAVE_CUSOLVERDX) && defined(KOKKOS_ENABLE_CUDA)
 #define BATCHOL_BENCH_RUN_CUSOLVERDX 1
@@ -70,6 +72,8 @@ ImplList<T, Layout> implementations() {
   using K = typename CudaLibImpl<T, Layout>::Kind;
   for (const auto k : {K::Cusolver, K::CusolverUpper, K::Trsm, K::Getrf})
     list.push_back(std::make_shared<CudaLibImpl<T, Layout>>(k));
+  list.push_back(std::make_shared<CusolverXpotrfImpl<T, Layout>>());
+  list.push_back(std::make_shared<CublasGemmImpl<T, Layout>>());
 #endif
 #if defined(BATCHOL_BENCH_RUN_CUSOLVERDX)
   list.push_back(std::make_shared<CusolverDxImpl<T, Layout>>());
@@ -86,7 +90,7 @@ inline std::vector<Case> shapes(const Grid& g) {
     out.push_back(c);
   }
   if (g.has_routine("potrs"))
-    for (const int nrhs : {1, 8}) {
+    for (const int nrhs : g.potrs_nrhs) {
       c.routine = Routine::Potrs;
       c.nrhs = nrhs;
       out.push_back(c);
@@ -102,10 +106,12 @@ inline std::vector<Case> shapes(const Grid& g) {
       }
   c.uplo = batchol::Uplo::Lower;
   c.trans = batchol::Trans::NoTranspose;
-  if (g.has_routine("posv")) {
-    c.routine = Routine::Posv;
-    out.push_back(c);
-  }
+  if (g.has_routine("posv"))
+    for (const int nrhs : g.posv_nrhs) {
+      c.routine = Routine::Posv;
+      c.nrhs = nrhs;
+      out.push_back(c);
+    }
   return out;
 }
 
@@ -182,7 +188,7 @@ inline std::string competitors() {
 #endif
 #endif
 #if defined(BATCHOL_BENCH_RUN_CUDA_LIBS)
-  s += ", cusolver, cusolver_upper, cublas_trsm, cublas_getrf";
+  s += ", cusolver, cusolver_upper, cublas_trsm, cublas_getrf, cusolver_xpotrf, cublas_gemm";
 #endif
 #if defined(BATCHOL_BENCH_RUN_CUSOLVERDX)
   s += ", cusolverdx";

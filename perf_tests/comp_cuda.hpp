@@ -5,7 +5,9 @@
 // only. They take arrays of pointers to column-major matrices, so only
 // LayoutRight batches (each matrix contiguous) can be given to them; a
 // row-major matrix read column-major is its transpose, which flips the triangle
-// (and the side of the solve). Every status is checked.
+// (and the side of the solve). Every status is checked. Also the helpers the
+// competitors that call a routine once per matrix (comp_cuda_xpotrf.hpp,
+// comp_cuda_gemm.hpp) share.
 #ifndef BATCHOL_BENCH_COMP_CUDA_HPP
 #define BATCHOL_BENCH_COMP_CUDA_HPP
 
@@ -19,6 +21,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace bench {
 namespace cuda {
@@ -107,6 +110,63 @@ inline cublasStatus_t getrf_batched(cublasHandle_t h, int n, float** a, int lda,
                                     int* info, int batch) {
   return cublasSgetrfBatched(h, n, a, lda, piv, info, batch);
 }
+
+inline cublasStatus_t geam(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
+                           int n, const double* alpha, const double* a, int lda, const double* beta,
+                           const double* b, int ldb, double* c, int ldc) {
+  return cublasDgeam(h, ta, tb, m, n, alpha, a, lda, beta, b, ldb, c, ldc);
+}
+inline cublasStatus_t geam(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
+                           int n, const float* alpha, const float* a, int lda, const float* beta,
+                           const float* b, int ldb, float* c, int ldc) {
+  return cublasSgeam(h, ta, tb, m, n, alpha, a, lda, beta, b, ldb, c, ldc);
+}
+inline cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
+                           int n, int k, const double* alpha, const double* a, int lda,
+                           const double* b, int ldb, const double* beta, double* c, int ldc) {
+  return cublasDgemm(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+inline cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
+                           int n, int k, const float* alpha, const float* a, int lda,
+                           const float* b, int ldb, const float* beta, float* c, int ldc) {
+  return cublasSgemm(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+template <class T>
+constexpr cudaDataType data_type() {
+  return std::is_same_v<T, double> ? CUDA_R_64F : CUDA_R_32F;
+}
+
+// The competitors that call a routine once per matrix (cusolver_xpotrf,
+// cublas_gemm) run only on batches up to this size: they are meant for one or
+// a few large matrices, and over a large batch they would time the launches.
+inline constexpr std::int64_t per_matrix_max_batch = 16;
+
+// State the slots of one series share (workspaces), made by the first slot's
+// attach() and freed with the series' last slot: at small n the ring holds
+// thousands of slots, which should not each hold a workspace. Series are set
+// up one at a time, so the previous one is gone when the next is made.
+template <class State>
+std::weak_ptr<State>& last_state() {
+  static std::weak_ptr<State> last;
+  return last;
+}
+template <class State, class Make>
+std::shared_ptr<State> series_state(const std::string& key, Make&& make) {
+  auto& last = last_state<State>();
+  auto s = last.lock();
+  if (!s || s->key != key) {
+    s = make();
+    s->key = key;
+    last = s;
+  }
+  return s;
+}
+
+template <class T, class Layout, class State>
+struct SharedAux : Slot<T, Layout>::Aux {
+  std::shared_ptr<State> state;
+};
 
 // Device arrays of pointers to each matrix (and right-hand side) of a slot.
 template <class T>

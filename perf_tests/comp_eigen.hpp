@@ -44,7 +44,9 @@ class EigenImpl final : public Impl<T, Layout> {
  public:
   std::string name() const override { return "eigen_llt"; }
   bool supports(const Case& c) const override {
-    if (!exec_is_host || (c.routine != Routine::Potrf && c.routine != Routine::Posv)) return false;
+    // posv solves one right-hand side (a fixed-size vector).
+    const bool posv = c.routine == Routine::Posv && c.nrhs == 1;
+    if (!exec_is_host || (c.routine != Routine::Potrf && !posv)) return false;
     for (const int n : eigen_sizes)
       if (n == c.n) return true;
     return false;
