@@ -54,6 +54,34 @@ inline std::vector<std::int64_t> sample_indices(std::int64_t batch, int n, int n
   return idx;
 }
 
+// `want` of the indices 0..count-1, evenly spread, first and last included
+// (all of them where want >= count).
+inline std::vector<int> spread(int count, int want) {
+  std::vector<int> idx;
+  if (want >= count || count <= 1) {
+    for (int i = 0; i < count; ++i) idx.push_back(i);
+  } else {
+    want = std::max(want, 2);
+    for (int k = 0; k < want; ++k) idx.push_back(int(std::int64_t(k) * (count - 1) / (want - 1)));
+  }
+  return idx;
+}
+
+// Rows of a factor to check: all of them up to n = 1024, above that (a full
+// check costs n^3 / 6 per matrix: minutes at n = 8192) 48 evenly spread rows.
+// A wrong element L(r, c) still shows: it enters (L L^T)(i, r) for every
+// checked row i >= r.
+inline std::vector<int> factor_rows(int n) {
+  return spread(n, n <= 1024 ? n : 48);
+}
+
+// Right-hand sides of a solve to check: as many as about 4e9 multiply-adds
+// allow (n^2 each), at least 8.
+inline std::vector<int> solve_columns(int n, int nrhs) {
+  const double per = std::max(1.0, double(n) * n);
+  return spread(nrhs, int(std::min<double>(nrhs, std::max(8.0, 4e9 / per))));
+}
+
 template <class T, class Layout>
 double factor_error(const HostMat<T, Layout>& A0, const HostMat<T, Layout>& F, FactorKind kind,
                     std::int64_t b, int n) {
@@ -68,7 +96,8 @@ double factor_error(const HostMat<T, Layout>& A0, const HostMat<T, Layout>& F, F
     return F(b, i, k);
   };
   double err = 0, norm = 0;
-  for (int i = 0; i < n; ++i)
+  const std::vector<int> rows = factor_rows(n);
+  for (const int i : rows)
     for (int j = 0; j <= i; ++j) {
       double s = 0;
       if (lu) {
@@ -80,7 +109,7 @@ double factor_error(const HostMat<T, Layout>& A0, const HostMat<T, Layout>& F, F
       norm = std::max(norm, std::abs(double(A0(b, i, j))));
     }
   if (lu)  // the upper triangle of L U must match too
-    for (int i = 0; i < n; ++i)
+    for (const int i : rows)
       for (int j = i + 1; j < n; ++j) {
         double s = 0;
         for (int k = 0; k <= i; ++k) s += L(i, k) * at(k, j);
@@ -104,7 +133,7 @@ double solve_error(const Case& c, const HostMat<T, Layout>& M, const HostMat<T, 
     return inside ? double(M(b, r, k)) : 0.0;
   };
   double worst = 0;
-  for (int q = 0; q < c.nrhs; ++q) {
+  for (const int q : solve_columns(n, c.nrhs)) {
     double rmax = 0, mnorm = 0, xmax = 0, bmax = 0;
     for (int i = 0; i < n; ++i) {
       double s = 0, row = 0;

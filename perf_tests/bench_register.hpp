@@ -72,7 +72,8 @@ ImplList<T, Layout> implementations() {
   using K = typename CudaLibImpl<T, Layout>::Kind;
   for (const auto k : {K::Cusolver, K::CusolverUpper, K::Trsm, K::Getrf})
     list.push_back(std::make_shared<CudaLibImpl<T, Layout>>(k));
-  list.push_back(std::make_shared<CusolverXpotrfImpl<T, Layout>>());
+  list.push_back(std::make_shared<CusolverXpotrfImpl<T, Layout>>(false));
+  list.push_back(std::make_shared<CusolverXpotrfImpl<T, Layout>>(true));
   list.push_back(std::make_shared<CublasGemmImpl<T, Layout>>());
 #endif
 #if defined(BATCHOL_BENCH_RUN_CUSOLVERDX)
