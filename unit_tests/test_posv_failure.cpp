@@ -111,20 +111,23 @@ TYPED_TEST(PosvFailure, OneLargeMatrixKeepsItsRightHandSide) {
     GTEST_SKIP() << "the host paths meet one large matrix in the batched tests";
   constexpr int n = 1025;
   const SpdBatch base = make_spd_batch<T>(n, 1, /*salt=*/5);
-  const std::vector<Matrix> rhs = make_rhs<T>(n, 3, 1);
   for (batchol::Path path : paths_under_test<Op::Posv>())
-    for (int j : {1, 513, 1025}) {
-      SCOPED_TRACE(case_name(n, 1, path) + ", negative pivot at column " + std::to_string(j));
-      Matrix a = base.a[0];
-      a(j - 1, j - 1) -= pivot_of(a, j) + 1.0;
-      const auto r = run_posv<C, Batch3<T, L>>({image_of(a, C::uplo, kPoison)}, rhs, n, 3, path);
-      EXPECT_EQ(r.info[0], j);
-      const Matrix b_after = get(r.b, 0);
-      bool unchanged = true;
-      for (std::size_t k = 0; k < b_after.v.size(); ++k)
-        unchanged = unchanged && same_bits(T(b_after.v[k]), T(rhs[0].v[k]));
-      EXPECT_TRUE(unchanged) << "the failed matrix's right-hand side was overwritten";
-    }
+    for (int nrhs : {1, 3})  // one right-hand side: the flag-passing solve
+      for (int j : {1, 513, 1025}) {
+        SCOPED_TRACE(case_name(n, 1, path) + ", nrhs = " + std::to_string(nrhs) +
+                     ", negative pivot at column " + std::to_string(j));
+        const std::vector<Matrix> rhs = make_rhs<T>(n, nrhs, 1);
+        Matrix a = base.a[0];
+        a(j - 1, j - 1) -= pivot_of(a, j) + 1.0;
+        const auto r =
+            run_posv<C, Batch3<T, L>>({image_of(a, C::uplo, kPoison)}, rhs, n, nrhs, path);
+        EXPECT_EQ(r.info[0], j);
+        const Matrix b_after = get(r.b, 0);
+        bool unchanged = true;
+        for (std::size_t k = 0; k < b_after.v.size(); ++k)
+          unchanged = unchanged && same_bits(T(b_after.v[k]), T(rhs[0].v[k]));
+        EXPECT_TRUE(unchanged) << "the failed matrix's right-hand side was overwritten";
+      }
 }
 
 // A subnormal pivot (as in Info.SubnormalPivot: 2^-127 or 2^-1023, and the

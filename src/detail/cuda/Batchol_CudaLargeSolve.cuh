@@ -1,6 +1,7 @@
 // The triangular solves of one large matrix on the whole device (double, a
 // batch of one, the factor of Batchol_CudaLarge.cuh): potrs's L Y = B, then
-// L^T X = Y, right-looking by blocks of 64 rows.
+// L^T X = Y, right-looking by blocks of 64 rows (one right-hand side:
+// Batchol_CudaLargeSolveOne.cuh).
 //
 // One launch per block and sweep. Its thread blocks each take a 64 x 64 tile
 // of right-hand sides (64 rows, 64 columns) not yet solved and subtract what
@@ -14,6 +15,7 @@
 #define BATCHOL_CUDA_LARGE_SOLVE_CUH
 
 #include "Batchol_CudaLarge.cuh"
+#include "Batchol_CudaLargeSolveOne.cuh"
 
 namespace batchol::cuda {
 namespace large_detail {
@@ -151,6 +153,10 @@ inline void large_potrs(const Problem<double>& p, cudaStream_t stream) {
   using namespace large_detail;
   const int n = p.n, nb = (n + NB - 1) / NB;
   if (n == 0 || p.nrhs == 0) return;
+  if (p.nrhs == 1) {  // one launch per sweep, blocks passed on through flags
+    large_potrs_one(p, stream);
+    return;
+  }
   const unsigned chunks = unsigned((p.nrhs + NB - 1) / NB);
   allow_shared(&solve_kernel<true>, solve_smem, "large solve shared memory");
   allow_shared(&solve_kernel<false>, solve_smem, "large solve shared memory");
