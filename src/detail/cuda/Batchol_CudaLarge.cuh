@@ -90,6 +90,31 @@ __device__ __forceinline__ void mma(double (&c)[4], double a0, double a1, double
 #endif
 }
 
+// acc(r, c) += sum_{k < K} A(r, k) B(c, k) over this warp's 32 x 32 part of
+// a 64 x 64 tile, A and B in shared memory (rows at strides lda, ldb, k along
+// a row).
+template <int K>
+__device__ __forceinline__ void mma_steps(Acc& acc, const double* as, int lda, const double* bs,
+                                          int ldb) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
+  const int wr = (warp / 2) * 32, wc = (warp % 2) * 32;
+#pragma unroll
+  for (int kq = 0; kq < K; kq += 4) {
+    double a[2][2], b[4];
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      a[i][0] = as[(wr + i * 16 + g) * lda + kq + q];
+      a[i][1] = as[(wr + i * 16 + g + 8) * lda + kq + q];
+    }
+#pragma unroll
+    for (int j = 0; j < 4; ++j) b[j] = bs[(wc + j * 8 + g) * ldb + kq + q];
+#pragma unroll
+    for (int i = 0; i < 2; ++i)
+#pragma unroll
+      for (int j = 0; j < 4; ++j) mma(acc.v[i][j], a[i][0], a[i][1], b[j]);
+  }
+}
+
 // acc(r, c) += sum_{k < nk} A(r, k) B(c, k) for r < na, c < nb (rows of A and
 // B at stride ld, contiguous along k), 128 threads, STAGES slabs in flight
 // through sm (STAGES * 2 * 64 * LDS doubles), W doubles per copy (2 where ld
@@ -97,8 +122,6 @@ __device__ __forceinline__ void mma(double (&c)[4], double a0, double a1, double
 template <int STAGES, int W>
 __device__ __forceinline__ void tile_product(Acc& acc, const double* A, int na, const double* B,
                                              int nb, std::int64_t ld, int nk, double* sm) {
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
-  const int wr = (warp / 2) * 32, wc = (warp % 2) * 32;
   auto load = [&](int stage, int k0) {
     double* as = sm + stage * 2 * NB * LDS;
     double* bs = as + NB * LDS;
@@ -121,22 +144,7 @@ __device__ __forceinline__ void tile_product(Acc& acc, const double* A, int na, 
     if (s + STAGES - 1 < slabs) load((s + STAGES - 1) % STAGES, (s + STAGES - 1) * BK);
     copy_commit();
     const double* as = sm + (s % STAGES) * 2 * NB * LDS;
-    const double* bs = as + NB * LDS;
-#pragma unroll
-    for (int kq = 0; kq < BK; kq += 4) {
-      double a[2][2], b[4];
-#pragma unroll
-      for (int i = 0; i < 2; ++i) {
-        a[i][0] = as[(wr + i * 16 + g) * LDS + kq + q];
-        a[i][1] = as[(wr + i * 16 + g + 8) * LDS + kq + q];
-      }
-#pragma unroll
-      for (int j = 0; j < 4; ++j) b[j] = bs[(wc + j * 8 + g) * LDS + kq + q];
-#pragma unroll
-      for (int i = 0; i < 2; ++i)
-#pragma unroll
-        for (int j = 0; j < 4; ++j) mma(acc.v[i][j], a[i][0], a[i][1], b[j]);
-    }
+    mma_steps<BK>(acc, as, LDS, as + NB * LDS, LDS);
   }
   copy_wait<0>();
   __syncthreads();
@@ -297,24 +305,9 @@ __global__ void __launch_bounds__(128)
   if (rb < k1 && wl == w) {
     Acc acc;
     clear(acc);
-    const int g = lane / 4, q = lane % 4, warp = threadIdx.x / 32;
-    const int wr = (warp / 2) * 32, wc = (warp % 2) * 32;
-    if (wc <= wr) {  // the warp tile above the diagonal is not needed
-      for (int kq = 0; kq < w; kq += 4) {
-        double a[2][2], b[4];
-#pragma unroll
-        for (int i = 0; i < 2; ++i) {
-          a[i][0] = X[(wr + i * 16 + g) * XL + kq + q];
-          a[i][1] = X[(wr + i * 16 + g + 8) * XL + kq + q];
-        }
-#pragma unroll
-        for (int jj = 0; jj < 4; ++jj) b[jj] = X[(wc + jj * 8 + g) * XL + kq + q];
-#pragma unroll
-        for (int i = 0; i < 2; ++i)
-#pragma unroll
-          for (int jj = 0; jj < 4; ++jj) mma(acc.v[i][jj], a[i][0], a[i][1], b[jj]);
-      }
-    }
+    const int warp = threadIdx.x / 32;
+    if (warp != 1)  // warp 1's 32 x 32 part lies above the diagonal
+      for (int kq = 0; kq < w; kq += 4) mma_steps<4>(acc, X + kq, XL, X + kq, XL);
     for_each(acc, [&](int rr, int col, double v) {
       if (rr < na && col <= rr) M[(rb + rr) * ld + rb + col] -= v;
     });

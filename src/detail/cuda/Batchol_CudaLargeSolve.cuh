@@ -87,22 +87,7 @@ __global__ void __launch_bounds__(128)
   if (w > 0) {
     Acc acc;
     clear(acc);
-    const int g = lane / 4, qq = lane % 4, warp = threadIdx.x / 32;
-    const int wr = (warp / 2) * 32, wc = (warp % 2) * 32;
-    for (int kq = 0; kq < NB; kq += 4) {
-      double a[2][2], bv[4];
-#pragma unroll
-      for (int i = 0; i < 2; ++i) {
-        a[i][0] = As[(wr + i * 16 + g) * TS + kq + qq];
-        a[i][1] = As[(wr + i * 16 + g + 8) * TS + kq + qq];
-      }
-#pragma unroll
-      for (int jj = 0; jj < 4; ++jj) bv[jj] = Ys[(wc + jj * 8 + g) * TS + kq + qq];
-#pragma unroll
-      for (int i = 0; i < 2; ++i)
-#pragma unroll
-        for (int jj = 0; jj < 4; ++jj) mma(acc.v[i][jj], a[i][0], a[i][1], bv[jj]);
-    }
+    for (int kq = 0; kq < NB; kq += 4) mma_steps<4>(acc, As + kq, TS, Ys + kq, TS);
     __syncthreads();
     for_each(acc, [&](int r, int q, double v) { X[q * XL + r] -= v; });
   }
