@@ -126,13 +126,13 @@ void allow_shared(Kernel* kern, std::size_t shm, const char* what) {
 // dependent launches (the large-matrix factorization) then pays much less
 // than a full launch latency between steps.
 template <class... Params, class... Args>
-void launch_chained(void (*kern)(Params...), unsigned grid, unsigned block, std::size_t shm,
+void launch_chained(void (*kern)(Params...), dim3 grid, unsigned block, std::size_t shm,
                     cudaStream_t stream, const char* what, Args&&... args) {
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr[0].val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(grid);
+  cfg.gridDim = grid;
   cfg.blockDim = dim3(block);
   cfg.dynamicSmemBytes = shm;
   cfg.stream = stream;

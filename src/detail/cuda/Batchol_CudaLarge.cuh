@@ -182,36 +182,28 @@ __device__ __forceinline__ bool stopped(const int* info, int col) {
 
 inline constexpr std::size_t update_smem = 2 * 2 * NB * LDS * sizeof(double);
 
-// M(r0 + r, c0 + c) -= sum_{k < nk} M(r0 + r, k0 + k) M(c0 + c, k0 + k) for
-// r < nr, c < nc: a 64 x 64 tile per thread block, the lower tiles only (and
-// c <= r in the diagonal ones) when `lower` (then r0 = c0, nr = nc).
+// The trailing update (SYRK): M(r0 + r, r0 + c) -= sum_{k < nk}
+// M(r0 + r, k0 + k) M(r0 + c, k0 + k) for c <= r < nr, a 64 x 64 lower tile
+// per thread block (blockIdx.x enumerates them row by row).
 template <class T, int W>
 __global__ void __launch_bounds__(128)
-    update_kernel(T* M, std::int64_t ld, int r0, int nr, int c0, int nc, int k0, int nk, bool lower,
-                  const int* info) {
+    update_kernel(T* M, std::int64_t ld, int r0, int nr, int k0, int nk, const int* info) {
   static_assert(std::is_same_v<T, double>, "the double-precision MMA");
   chain_start();
-  if (stopped(info, c0)) return;
+  if (stopped(info, r0)) return;
   extern __shared__ __align__(16) double sm[];
-  int bi, bj;
-  if (lower) {  // blockIdx.x enumerates the lower tiles row by row
-    const int t = blockIdx.x;
-    bi = int((sqrt(8.0 * t + 1) - 1) / 2);
-    while (bi * (bi + 1) / 2 > t) --bi;
-    while ((bi + 1) * (bi + 2) / 2 <= t) ++bi;
-    bj = t - bi * (bi + 1) / 2;
-  } else {
-    const int tiles_per_row = (nc + NB - 1) / NB;
-    bi = blockIdx.x / tiles_per_row;
-    bj = blockIdx.x % tiles_per_row;
-  }
-  const int ra = r0 + bi * NB, rb = c0 + bj * NB;
-  const int na = min(NB, r0 + nr - ra), nb = min(NB, c0 + nc - rb);
+  const int t = blockIdx.x;
+  int bi = int((sqrt(8.0 * t + 1) - 1) / 2);
+  while (bi * (bi + 1) / 2 > t) --bi;
+  while ((bi + 1) * (bi + 2) / 2 <= t) ++bi;
+  const int bj = t - bi * (bi + 1) / 2;
+  const int ra = r0 + bi * NB, rb = r0 + bj * NB;
+  const int na = min(NB, r0 + nr - ra), nb = min(NB, r0 + nr - rb);
   Acc acc;
   clear(acc);
   tile_product<2, W>(acc, M + ra * ld + k0, na, M + rb * ld + k0, nb, ld, nk, sm);
   for_each(acc, [&](int r, int c, double v) {
-    if (r < na && c < nb && (!lower || bi != bj || c <= r)) M[(ra + r) * ld + rb + c] -= v;
+    if (r < na && c < nb && (bi != bj || c <= r)) M[(ra + r) * ld + rb + c] -= v;
   });
 }
 
@@ -315,13 +307,12 @@ __global__ void __launch_bounds__(128)
 }
 
 template <int W>
-void update(cudaStream_t s, double* M, std::int64_t ld, int r0, int nr, int c0, int nc, int k0,
-            int nk, bool lower, const int* info) {
-  if (nr <= 0 || nc <= 0 || nk <= 0) return;
-  const int br = (nr + NB - 1) / NB, bc = (nc + NB - 1) / NB;
-  const int tiles = lower ? br * (br + 1) / 2 : br * bc;
-  launch_chained(&update_kernel<double, W>, tiles, 128, update_smem, s, "large update launch", M,
-                 ld, r0, nr, c0, nc, k0, nk, lower, info);
+void update(cudaStream_t s, double* M, std::int64_t ld, int r0, int nr, int k0, int nk,
+            const int* info) {
+  if (nr <= 0 || nk <= 0) return;
+  const int br = (nr + NB - 1) / NB;
+  launch_chained(&update_kernel<double, W>, br * (br + 1) / 2, 128, update_smem, s,
+                 "large update launch", M, ld, r0, nr, k0, nk, info);
 }
 
 // Columns per group, the trailing update's depth: deeper groups mean fewer
@@ -367,7 +358,7 @@ void factor(const Problem<double>& p, int* cells, cudaStream_t stream, int G) {
                      stream, "large rows launch", M, ld, c + w, below, k0, k1, c, w, info,
                      static_cast<const int*>(cells + c / NB));
     }
-    update<W>(stream, M, ld, k1, n - k1, k1, n - k1, k0, k1 - k0, true, info);
+    update<W>(stream, M, ld, k1, n - k1, k0, k1 - k0, info);
   }
 }
 

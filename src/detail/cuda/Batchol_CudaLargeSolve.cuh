@@ -142,24 +142,14 @@ inline void large_potrs(const Problem<double>& p, cudaStream_t stream) {
     large_potrs_one(p, stream);
     return;
   }
-  const unsigned chunks = unsigned((p.nrhs + NB - 1) / NB);
+  const unsigned chunks = unsigned(rhs_groups<NB>(p.nrhs));
   allow_shared(&solve_kernel<true>, solve_smem, "large solve shared memory");
   allow_shared(&solve_kernel<false>, solve_smem, "large solve shared memory");
+  const int* skip = p.skip_failed ? p.info : nullptr;
   auto launch = [&](auto kern, int s, int tiles) {
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(unsigned(tiles), chunks);
-    cfg.blockDim = dim3(128);
-    cfg.dynamicSmemBytes = solve_smem;
-    cfg.stream = stream;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    check(cudaLaunchKernelEx(&cfg, kern, static_cast<const double*>(p.a), std::int64_t(p.a_rs), n,
-                             s, p.b, std::int64_t(p.b_rs), std::int64_t(p.b_cs), p.nrhs,
-                             static_cast<const int*>(p.skip_failed ? p.info : nullptr)),
-          "large solve launch");
+    launch_chained(kern, dim3(unsigned(tiles), chunks), 128, solve_smem, stream,
+                   "large solve launch", static_cast<const double*>(p.a), std::int64_t(p.a_rs), n,
+                   s, p.b, std::int64_t(p.b_rs), std::int64_t(p.b_cs), p.nrhs, skip);
   };
   // Forward: block 0 alone, then block k's contribution to the later blocks.
   launch(&solve_kernel<true>, -1, 1);
