@@ -207,6 +207,45 @@ __global__ void __launch_bounds__(128)
   });
 }
 
+// Solves the 64 rows of X (stride XL) in place against a staged triangular
+// factor, over its first `count` columns: forward, x L^T = row with Lt(j, .)
+// column j of L; backward, x L = row with Lt(j, .) row j of L (last column
+// first). Two threads per row: thread h of a pair holds the row's columns
+// 2i + h, so both have work until the last column, and Lt(j, 32 h + i) holds
+// the multiplier of column 2i + h, so each thread's multipliers are
+// contiguous (16-byte loads). Only the columns after j (before it, backward)
+// take x_j: a NaN or Inf in x_j (a defect of that row) must not reach the
+// others. Ends with X updated and visible to the whole block.
+template <bool Forward>
+__device__ __forceinline__ void substitute(double* X, const double* Lt, const double* dinv,
+                                           int count) {
+  const int r = threadIdx.x / 2, h = threadIdx.x % 2, lane = threadIdx.x % 32;
+  double x[32];
+#pragma unroll
+  for (int i = 0; i < 32; ++i) x[i] = X[r * XL + 2 * i + h];
+  const double* lt = Lt + h * 32;
+#pragma unroll
+  for (int jj = 0; jj < NB; ++jj) {
+    const int j = Forward ? jj : NB - 1 - jj;
+    if (j < count) {
+      const double xo = x[j / 2] * dinv[j];  // meaningful in the owner, h == j % 2
+      const double xj = __shfl_sync(0xffffffffu, xo, (lane & ~1) | (j % 2));
+      if (h == j % 2) x[j / 2] = xj;
+#pragma unroll
+      for (int i = 0; i < 32; i += 2) {
+        if (Forward ? (i + 1 < j / 2) : (i > j / 2 + 1)) continue;  // no column of this pair
+        const double2 l = *reinterpret_cast<const double2*>(lt + j * LT + i);
+        if (Forward ? 2 * i + h > j : 2 * i + h < j) x[i] -= xj * l.x;
+        if (Forward ? 2 * i + 2 + h > j : 2 * i + 2 + h < j) x[i + 1] -= xj * l.y;
+      }
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < 32; ++i) X[r * XL + 2 * i + h] = x[i];
+  __syncthreads();
+}
+
 inline constexpr int rows_stages = 4;
 inline constexpr std::size_t rows_smem =
     (rows_stages * 2 * NB * LDS + NB * LT + NB * XL + NB) * sizeof(double);
@@ -244,9 +283,7 @@ __global__ void __launch_bounds__(128)
   if (leaf != 0 && blockIdx.x == 0 && threadIdx.x == 0) atomicCAS(info, 0, c + leaf);
   const int wl = leaf != 0 ? leaf - 1 : w;  // columns to solve
   if (wl <= 0 || nr <= 0) return;
-  // Two threads per row: thread h of a pair holds the row's columns 2i + h,
-  // so both have work until the last column. Lt(j, 32 h + i) = L(2i + h, j):
-  // each thread's multipliers of column j are contiguous (16-byte loads).
+  // The factor staged for substitute<true>: Lt(j, 32 h + i) = L(2i + h, j).
   {
     double v[NB * NB / 128];
 #pragma unroll
@@ -262,31 +299,7 @@ __global__ void __launch_bounds__(128)
     }
   }
   __syncthreads();
-  const int r = threadIdx.x / 2, h = threadIdx.x % 2, lane = threadIdx.x % 32;
-  double x[32];
-#pragma unroll
-  for (int i = 0; i < 32; ++i) x[i] = X[r * XL + 2 * i + h];
-  const double* lt = Lt + h * 32;
-  // Only the columns after j take x_j: a NaN or Inf in x_j (a defect of
-  // that row) must not reach the columns before it.
-#pragma unroll
-  for (int j = 0; j < NB; ++j) {
-    if (j < wl) {
-      const double xo = x[j / 2] * dinv[j];  // meaningful in the owner, h == j % 2
-      const double xj = __shfl_sync(0xffffffffu, xo, (lane & ~1) | (j % 2));
-      if (h == j % 2) x[j / 2] = xj;
-#pragma unroll
-      for (int i = (j / 2) & ~1; i < 32; i += 2) {
-        const double2 l = *reinterpret_cast<const double2*>(lt + j * LT + i);
-        if (2 * i + h > j) x[i] -= xj * l.x;
-        if (2 * i + 2 + h > j) x[i + 1] -= xj * l.y;
-      }
-    }
-  }
-  __syncthreads();
-#pragma unroll
-  for (int i = 0; i < 32; ++i) X[r * XL + 2 * i + h] = x[i];
-  __syncthreads();
+  substitute<true>(X, Lt, dinv, wl);
   for (int e = threadIdx.x; e < NB * NB; e += 128) {
     const int rr = e / NB, col = e % NB;
     if (rr < na && col < wl) M[(rb + rr) * ld + c + col] = X[rr * XL + col];

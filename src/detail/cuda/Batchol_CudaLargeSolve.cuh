@@ -83,7 +83,6 @@ __global__ void __launch_bounds__(128)
     X[q * XL + j] = j < h && q < nq ? b[(r0 + j) * b_rs + (q0 + q) * b_cs] : 0.0;
   }
   __syncthreads();
-  const int lane = threadIdx.x % 32;
   if (w > 0) {
     Acc acc;
     clear(acc);
@@ -92,36 +91,7 @@ __global__ void __launch_bounds__(128)
     for_each(acc, [&](int r, int q, double v) { X[q * XL + r] -= v; });
   }
   __syncthreads();
-  if (solves) {
-    // Two threads per right-hand side: thread u holds rows 2i + u of the
-    // block (as the factorization's rows launches).
-    const int qr = threadIdx.x / 2, u = threadIdx.x % 2;
-    double x[32];
-#pragma unroll
-    for (int i = 0; i < 32; ++i) x[i] = X[qr * XL + 2 * i + u];
-    const double* lt = Lt + u * 32;
-#pragma unroll
-    for (int jj = 0; jj < NB; ++jj) {
-      const int j = Forward ? jj : NB - 1 - jj;
-      if (j < h) {
-        const double xo = x[j / 2] * dinv[j];
-        const double xj = __shfl_sync(0xffffffffu, xo, (lane & ~1) | (j % 2));
-        if (u == j % 2) x[j / 2] = xj;
-#pragma unroll
-        for (int i = 0; i < 32; i += 2) {
-          if (Forward ? (i + 1 < j / 2) : (i > j / 2 + 1))
-            continue;  // no row of this pair is updated
-          const double2 l = *reinterpret_cast<const double2*>(lt + j * LT + i);
-          if (Forward ? 2 * i + u > j : 2 * i + u < j) x[i] -= xj * l.x;
-          if (Forward ? 2 * i + 2 + u > j : 2 * i + 2 + u < j) x[i + 1] -= xj * l.y;
-        }
-      }
-    }
-    __syncthreads();
-#pragma unroll
-    for (int i = 0; i < 32; ++i) X[qr * XL + 2 * i + u] = x[i];
-    __syncthreads();
-  }
+  if (solves) substitute<Forward>(X, Lt, dinv, h);  // a right-hand side per row of X
   for (int e = threadIdx.x; e < NB * NB; e += 128) {
     const int q = e % NB, r = e / NB;
     if (r < h && q < nq) b[(r0 + r) * b_rs + (q0 + q) * b_cs] = X[q * XL + r];
