@@ -21,9 +21,13 @@
 // dependent launches (launch_chained): each starts while its predecessor
 // finishes.
 //
-// The matrix is the lower triangle with unit column stride (row-major lower,
-// or column-major upper through the Problem's swap): the operands' rows are
-// then contiguous along k. Failure contract as everywhere: the first failing
+// The matrix is the lower triangle with a unit stride: along its rows
+// (row-major lower, or column-major upper through the Problem's swap; CM
+// false) or along its columns (column-major lower, row-major upper; CM
+// true). The product tiles are staged in shared memory k-fastest for the
+// first and row-fastest for the second, so that both read global memory in
+// whole contiguous runs and feed the MMA without bank conflicts; the other
+// accesses go through at<CM>. Failure contract as everywhere: the first failing
 // pivot's column in info, the columns before it complete. Each leaf writes
 // its own cell of a scratch array (stream-ordered allocation, no host
 // synchronization); the rows launch after it moves a failure into info, and
@@ -43,8 +47,26 @@ namespace large_detail {
 inline constexpr int NB = 64;       // block: leaf order, tile edge
 inline constexpr int BK = 16;       // k per staged slab
 inline constexpr int LDS = BK + 4;  // slab row stride: conflict-free fragment loads
+inline constexpr int LDK = NB + 4;  // slab k stride, staged row-fastest (CM): the same
 inline constexpr int LT = NB + 2;   // stride of the staged leaf factor (even: 16-byte loads)
 inline constexpr int XL = NB + 4;   // stride of the staged rows being solved
+
+// The offset of element (r, c) of a matrix with leading dimension ld, stored
+// column-major (CM) or row-major.
+template <bool CM>
+__host__ __device__ __forceinline__ std::int64_t at(std::int64_t ld, std::int64_t r,
+                                                    std::int64_t c) {
+  return CM ? r + c * ld : r * ld + c;
+}
+
+// Thread e's element (i, j) of a 64 x 64 tile walked by consecutive e: j
+// fastest for row-major storage, i fastest for column-major, so that
+// consecutive threads read consecutive addresses.
+template <bool CM>
+__device__ __forceinline__ void tile_element(int e, int& i, int& j) {
+  i = CM ? e % NB : e / NB;
+  j = CM ? e / NB : e % NB;
+}
 
 // Accumulators of a 64 x 64 tile: 4 warps of 32 x 32, each 2 x 4 MMA tiles
 // of 16 x 8 (4 doubles per thread each).
@@ -91,11 +113,11 @@ __device__ __forceinline__ void mma(double (&c)[4], double a0, double a1, double
 }
 
 // acc(r, c) += sum_{k < K} A(r, k) B(c, k) over this warp's 32 x 32 part of
-// a 64 x 64 tile, A and B in shared memory (rows at strides lda, ldb, k along
-// a row).
+// a 64 x 64 tile, A and B in shared memory: A(r, k) at as[r lda + k ka],
+// B(c, k) at bs[c ldb + k kb].
 template <int K>
-__device__ __forceinline__ void mma_steps(Acc& acc, const double* as, int lda, const double* bs,
-                                          int ldb) {
+__device__ __forceinline__ void mma_steps(Acc& acc, const double* as, int lda, int ka,
+                                          const double* bs, int ldb, int kb) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
   const int wr = (warp / 2) * 32, wc = (warp % 2) * 32;
 #pragma unroll
@@ -103,11 +125,11 @@ __device__ __forceinline__ void mma_steps(Acc& acc, const double* as, int lda, c
     double a[2][2], b[4];
 #pragma unroll
     for (int i = 0; i < 2; ++i) {
-      a[i][0] = as[(wr + i * 16 + g) * lda + kq + q];
-      a[i][1] = as[(wr + i * 16 + g + 8) * lda + kq + q];
+      a[i][0] = as[(wr + i * 16 + g) * lda + (kq + q) * ka];
+      a[i][1] = as[(wr + i * 16 + g + 8) * lda + (kq + q) * ka];
     }
 #pragma unroll
-    for (int j = 0; j < 4; ++j) b[j] = bs[(wc + j * 8 + g) * ldb + kq + q];
+    for (int j = 0; j < 4; ++j) b[j] = bs[(wc + j * 8 + g) * ldb + (kq + q) * kb];
 #pragma unroll
     for (int i = 0; i < 2; ++i)
 #pragma unroll
@@ -115,22 +137,32 @@ __device__ __forceinline__ void mma_steps(Acc& acc, const double* as, int lda, c
   }
 }
 
-// acc(r, c) += sum_{k < nk} A(r, k) B(c, k) for r < na, c < nb (rows of A and
-// B at stride ld, contiguous along k), 128 threads, STAGES slabs in flight
+// acc(r, c) += sum_{k < nk} A(r, k) B(c, k) for r < na, c < nb (A(r, k) at
+// A + at<CM>(ld, r, k), B likewise), 128 threads, STAGES slabs in flight
 // through sm (STAGES * 2 * 64 * LDS doubles), W doubles per copy (2 where ld
-// and the matrix's address allow 16-byte copies: 8 % faster updates).
-template <int STAGES, int W>
+// and the matrix's address allow 16-byte copies: 8 % faster updates), along
+// k (row-major) or along the rows (CM).
+template <int STAGES, int W, bool CM>
 __device__ __forceinline__ void tile_product(Acc& acc, const double* A, int na, const double* B,
                                              int nb, std::int64_t ld, int nk, double* sm) {
+  static_assert(BK * LDK <= NB * LDS, "a staged slab fits either way");
   auto load = [&](int stage, int k0) {
     double* as = sm + stage * 2 * NB * LDS;
     double* bs = as + NB * LDS;
     for (int e = threadIdx.x; e < NB * BK / W; e += 128) {
-      const int r = e / (BK / W), kk = W * (e % (BK / W)), k = k0 + kk;
-      const int bytes = 8 * max(0, min(W, nk - k));
-      const int ba = r < na ? bytes : 0, bb = r < nb ? bytes : 0;
-      copy_async<8 * W>(as + r * LDS + kk, A + (ba ? r * ld + k : 0), ba);
-      copy_async<8 * W>(bs + r * LDS + kk, B + (bb ? r * ld + k : 0), bb);
+      if constexpr (CM) {  // W rows of column k per copy, staged at [k LDK + r]
+        const int kk = e / (NB / W), r = W * (e % (NB / W)), k = k0 + kk;
+        const int ba = k < nk ? 8 * max(0, min(W, na - r)) : 0;
+        const int bb = k < nk ? 8 * max(0, min(W, nb - r)) : 0;
+        copy_async<8 * W>(as + kk * LDK + r, A + (ba ? at<CM>(ld, r, k) : 0), ba);
+        copy_async<8 * W>(bs + kk * LDK + r, B + (bb ? at<CM>(ld, r, k) : 0), bb);
+      } else {  // W columns of row r per copy, staged at [r LDS + k]
+        const int r = e / (BK / W), kk = W * (e % (BK / W)), k = k0 + kk;
+        const int bytes = 8 * max(0, min(W, nk - k));
+        const int ba = r < na ? bytes : 0, bb = r < nb ? bytes : 0;
+        copy_async<8 * W>(as + r * LDS + kk, A + (ba ? at<CM>(ld, r, k) : 0), ba);
+        copy_async<8 * W>(bs + r * LDS + kk, B + (bb ? at<CM>(ld, r, k) : 0), bb);
+      }
     }
   };
   const int slabs = (nk + BK - 1) / BK;
@@ -144,7 +176,10 @@ __device__ __forceinline__ void tile_product(Acc& acc, const double* A, int na, 
     if (s + STAGES - 1 < slabs) load((s + STAGES - 1) % STAGES, (s + STAGES - 1) * BK);
     copy_commit();
     const double* as = sm + (s % STAGES) * 2 * NB * LDS;
-    mma_steps<BK>(acc, as, LDS, as + NB * LDS, LDS);
+    if constexpr (CM)
+      mma_steps<BK>(acc, as, 1, LDK, as + NB * LDS, 1, LDK);
+    else
+      mma_steps<BK>(acc, as, LDS, 1, as + NB * LDS, LDS, 1);
   }
   copy_wait<0>();
   __syncthreads();
@@ -185,7 +220,7 @@ inline constexpr std::size_t update_smem = 2 * 2 * NB * LDS * sizeof(double);
 // The trailing update (SYRK): M(r0 + r, r0 + c) -= sum_{k < nk}
 // M(r0 + r, k0 + k) M(r0 + c, k0 + k) for c <= r < nr, a 64 x 64 lower tile
 // per thread block (blockIdx.x enumerates them row by row).
-template <class T, int W>
+template <class T, int W, bool CM>
 __global__ void __launch_bounds__(128)
     update_kernel(T* M, std::int64_t ld, int r0, int nr, int k0, int nk, const int* info) {
   static_assert(std::is_same_v<T, double>, "the double-precision MMA");
@@ -201,9 +236,9 @@ __global__ void __launch_bounds__(128)
   const int na = min(NB, r0 + nr - ra), nb = min(NB, r0 + nr - rb);
   Acc acc;
   clear(acc);
-  tile_product<2, W>(acc, M + ra * ld + k0, na, M + rb * ld + k0, nb, ld, nk, sm);
+  tile_product<2, W, CM>(acc, M + at<CM>(ld, ra, k0), na, M + at<CM>(ld, rb, k0), nb, ld, nk, sm);
   for_each(acc, [&](int r, int c, double v) {
-    if (r < na && c < nb && (bi != bj || c <= r)) M[(ra + r) * ld + rb + c] -= v;
+    if (r < na && c < nb && (bi != bj || c <= r)) M[at<CM>(ld, ra + r, rb + c)] -= v;
   });
 }
 
@@ -255,7 +290,7 @@ inline constexpr std::size_t rows_smem =
 // solves them against the leaf's factor L = M(c:c+w, c:c+w): X L^T = rows.
 // The first block also moves the leaf's failure (cell) into info; a failed
 // leaf's rows are solved for the columns before its failing one.
-template <class T, int W>
+template <class T, int W, bool CM>
 __global__ void __launch_bounds__(128)
     rows_kernel(T* M, std::int64_t ld, int r0, int nr, int k0, int k1, int c, int w, int* info,
                 const int* cell) {
@@ -272,9 +307,10 @@ __global__ void __launch_bounds__(128)
   if (!stop && nr > 0) {
     Acc acc;
     clear(acc);
-    tile_product<rows_stages, W>(acc, M + rb * ld + k0, na, M + c * ld + k0, w, ld, c - k0, sm);
+    tile_product<rows_stages, W, CM>(acc, M + at<CM>(ld, rb, k0), na, M + at<CM>(ld, c, k0), w, ld,
+                                     c - k0, sm);
     for_each(acc, [&](int r, int col, double v) {
-      X[r * XL + col] = r < na && col < w ? M[(rb + r) * ld + c + col] - v : 0.0;
+      X[r * XL + col] = r < na && col < w ? M[at<CM>(ld, rb + r, c + col)] - v : 0.0;
     });
   }
   chain_start();
@@ -288,12 +324,14 @@ __global__ void __launch_bounds__(128)
     double v[NB * NB / 128];
 #pragma unroll
     for (int e = 0; e < NB * NB / 128; ++e) {
-      const int f = threadIdx.x + 128 * e, k = f / NB, j = f % NB;
-      v[e] = k < w && j <= k ? M[(c + k) * ld + c + j] : 0.0;
+      int k, j;
+      tile_element<CM>(threadIdx.x + 128 * e, k, j);
+      v[e] = k < w && j <= k ? M[at<CM>(ld, c + k, c + j)] : 0.0;
     }
 #pragma unroll
     for (int e = 0; e < NB * NB / 128; ++e) {
-      const int f = threadIdx.x + 128 * e, k = f / NB, j = f % NB;
+      int k, j;
+      tile_element<CM>(threadIdx.x + 128 * e, k, j);
       Lt[j * LT + (k % 2) * 32 + k / 2] = v[e];
       if (j == k) dinv[j] = 1.0 / v[e];
     }
@@ -301,8 +339,9 @@ __global__ void __launch_bounds__(128)
   __syncthreads();
   substitute<true>(X, Lt, dinv, wl);
   for (int e = threadIdx.x; e < NB * NB; e += 128) {
-    const int rr = e / NB, col = e % NB;
-    if (rr < na && col < wl) M[(rb + rr) * ld + c + col] = X[rr * XL + col];
+    int rr, col;
+    tile_element<CM>(e, rr, col);
+    if (rr < na && col < wl) M[at<CM>(ld, rb + rr, c + col)] = X[rr * XL + col];
   }
   // Rows that are a later diagonal block of this group take their update
   // from these columns now, M(rows, rows) -= X X^T (right-looking on the
@@ -312,19 +351,19 @@ __global__ void __launch_bounds__(128)
     clear(acc);
     const int warp = threadIdx.x / 32;
     if (warp != 1)  // warp 1's 32 x 32 part lies above the diagonal
-      for (int kq = 0; kq < w; kq += 4) mma_steps<4>(acc, X + kq, XL, X + kq, XL);
+      for (int kq = 0; kq < w; kq += 4) mma_steps<4>(acc, X + kq, XL, 1, X + kq, XL, 1);
     for_each(acc, [&](int rr, int col, double v) {
-      if (rr < na && col <= rr) M[(rb + rr) * ld + rb + col] -= v;
+      if (rr < na && col <= rr) M[at<CM>(ld, rb + rr, rb + col)] -= v;
     });
   }
 }
 
-template <int W>
+template <int W, bool CM>
 void update(cudaStream_t s, double* M, std::int64_t ld, int r0, int nr, int k0, int nk,
             const int* info) {
   if (nr <= 0 || nk <= 0) return;
   const int br = (nr + NB - 1) / NB;
-  launch_chained(&update_kernel<double, W>, br * (br + 1) / 2, 128, update_smem, s,
+  launch_chained(&update_kernel<double, W, CM>, br * (br + 1) / 2, 128, update_smem, s,
                  "large update launch", M, ld, r0, nr, k0, nk, info);
 }
 
@@ -336,16 +375,16 @@ inline int group_depth(int n) {
   return n >= 24576 ? 16 * NB : 8 * NB;
 }
 
-// The factorization, with W doubles per copy into shared memory and groups
-// of G columns (a multiple of NB).
-template <int W>
-void factor(const Problem<double>& p, int* cells, cudaStream_t stream, int G) {
+// The factorization of M (leading dimension ld, column-major when CM), with W
+// doubles per copy into shared memory and groups of G columns (a multiple of
+// NB).
+template <int W, bool CM>
+void factor(const Problem<double>& p, double* M, std::int64_t ld, int* cells, cudaStream_t stream,
+            int G) {
   const int n = p.n;
-  const std::int64_t ld = p.a_rs;
-  double* M = p.a;
   int* info = p.info;
-  allow_shared(&update_kernel<double, W>, update_smem, "large update shared memory");
-  allow_shared(&rows_kernel<double, W>, rows_smem, "large rows shared memory");
+  allow_shared(&update_kernel<double, W, CM>, update_smem, "large update shared memory");
+  allow_shared(&rows_kernel<double, W, CM>, rows_smem, "large rows shared memory");
   // The leaf: the tile kernel of 16 x 16 threads, 4 x 4 elements each, one
   // matrix per block (as launch_tile<double, 16, 4, 1, Op::Potrf> with one
   // matrix per block, launched here as a step of the chain).
@@ -359,35 +398,47 @@ void factor(const Problem<double>& p, int* cells, cudaStream_t stream, int G) {
       Problem<double> d;
       d.batch = 1;
       d.n = w;
-      d.a = M + c * ld + c;
+      d.a = M + at<CM>(ld, c, c);
       d.a_bs = ld * w;
-      d.a_rs = ld;
-      d.a_cs = 1;
+      d.a_rs = CM ? 1 : ld;
+      d.a_cs = CM ? ld : 1;
       d.info = cells + c / NB;
       d.info_s = 1;
       d.fast_math = p.fast_math;
       launch_chained(leaf, 1, 256, leaf_smem, stream, "large leaf launch", d, std::int64_t(0), 1);
-      launch_chained(&rows_kernel<double, W>, std::max(1, (below + NB - 1) / NB), 128, rows_smem,
-                     stream, "large rows launch", M, ld, c + w, below, k0, k1, c, w, info,
-                     static_cast<const int*>(cells + c / NB));
+      launch_chained(&rows_kernel<double, W, CM>, std::max(1, (below + NB - 1) / NB), 128,
+                     rows_smem, stream, "large rows launch", M, ld, c + w, below, k0, k1, c, w,
+                     info, static_cast<const int*>(cells + c / NB));
     }
-    update<W>(stream, M, ld, k1, n - k1, k0, k1 - k0, info);
+    update<W, CM>(stream, M, ld, k1, n - k1, k0, k1 - k0, info);
   }
 }
 
 }  // namespace large_detail
 
+// The large path's view of p's matrix: column-major (a_rs == 1) or not, and
+// its leading dimension.
+template <class T>
+bool large_column_major(const Problem<T>& p) {
+  return p.a_rs == 1 && p.a_cs != 1;
+}
+template <class T>
+std::int64_t large_ld(const Problem<T>& p) {
+  return large_column_major(p) ? p.a_cs : p.a_rs;
+}
+
 // Whether the large-matrix factorization can take p (the caller keeps it to
-// orders above the tables): one double matrix with unit column stride,
-// without write_transposed, on a device with the m16n8k4 double-precision
-// MMA (compute capability 9.0 or newer; older devices take the Blocked
-// path).
+// orders above the tables): one double matrix with a unit stride along its
+// rows or its columns, without write_transposed, on a device with the
+// m16n8k4 double-precision MMA (compute capability 9.0 or newer; older
+// devices take the Blocked path).
 template <class T>
 bool large_serves(const Problem<T>& p) {
   if constexpr (!std::is_same_v<T, double>) {
     return false;
   } else {
-    return p.batch == 1 && p.a_cs == 1 && p.a_rs >= p.n && !p.mirror && current_device().major >= 9;
+    const bool unit = p.a_cs == 1 || p.a_rs == 1;
+    return p.batch == 1 && unit && large_ld(p) >= p.n && !p.mirror && current_device().major >= 9;
   }
 }
 
@@ -399,10 +450,20 @@ inline void large_potrf(const Problem<double>& p, cudaStream_t stream) {
         "large: cudaMallocAsync");
   check(cudaMemsetAsync(cells, 0, sizeof(int) * blocks, stream), "large: cudaMemsetAsync");
   check(cudaMemsetAsync(p.info, 0, sizeof(int), stream), "large: cudaMemsetAsync");
-  if (p.a_rs % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.a) % 16 == 0)
-    large_detail::factor<2>(p, cells, stream, large_detail::group_depth(p.n));
-  else
-    large_detail::factor<1>(p, cells, stream, large_detail::group_depth(p.n));
+  const std::int64_t ld = large_ld(p);
+  const int G = large_detail::group_depth(p.n);
+  const bool vec = ld % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.a) % 16 == 0;
+  if (large_column_major(p)) {
+    if (vec)
+      large_detail::factor<2, true>(p, p.a, ld, cells, stream, G);
+    else
+      large_detail::factor<1, true>(p, p.a, ld, cells, stream, G);
+  } else {
+    if (vec)
+      large_detail::factor<2, false>(p, p.a, ld, cells, stream, G);
+    else
+      large_detail::factor<1, false>(p, p.a, ld, cells, stream, G);
+  }
   check(cudaFreeAsync(cells, stream), "large: cudaFreeAsync");
 }
 

@@ -31,7 +31,7 @@ inline constexpr std::size_t solve_smem =
 // launch only solves the first block of its sweep (the last one backward).
 // Thread block (blockIdx.x, blockIdx.y): the blockIdx.x-th block of rows
 // after (before) s, right-hand sides [64 blockIdx.y, 64 blockIdx.y + 64).
-template <bool Forward>
+template <bool Forward, bool CM>
 __global__ void __launch_bounds__(128)
     solve_kernel(const double* M, std::int64_t ld, int n, int s, double* b, std::int64_t b_rs,
                  std::int64_t b_cs, int nrhs, const int* skip) {
@@ -52,11 +52,12 @@ __global__ void __launch_bounds__(128)
   // Before the wait: the tile of L (final before the chain started).
   if (w > 0) {
     for (int e = threadIdx.x; e < NB * NB; e += 128) {
-      const int i = e / NB, k = e % NB;  // consecutive threads along a row of L
-      if (Forward) {                     // As[r][j] = L(r0 + r, s0 + j)
-        As[i * TS + k] = i < h && k < w ? M[(r0 + i) * ld + s0 + k] : 0.0;
+      int i, k;  // L(., .) below: consecutive threads at consecutive addresses
+      tile_element<CM>(e, i, k);
+      if (Forward) {  // As[r][j] = L(r0 + r, s0 + j)
+        As[i * TS + k] = i < h && k < w ? M[at<CM>(ld, r0 + i, s0 + k)] : 0.0;
       } else {  // As[r][j] = L(s0 + j, r0 + r)
-        As[k * TS + i] = i < w && k < h ? M[(s0 + i) * ld + r0 + k] : 0.0;
+        As[k * TS + i] = i < w && k < h ? M[at<CM>(ld, s0 + i, r0 + k)] : 0.0;
       }
     }
   }
@@ -64,8 +65,9 @@ __global__ void __launch_bounds__(128)
     // Forward: Lt(j, 32 u + i) = L(r0 + 2i + u, r0 + j), column j of the
     // block; backward: Lt(j, 32 u + i) = L(r0 + j, r0 + 2i + u), row j.
     for (int e = threadIdx.x; e < NB * NB; e += 128) {
-      const int k = e / NB, j = e % NB;  // L(r0 + k, r0 + j)
-      const double v = k < h && j <= k ? M[(r0 + k) * ld + r0 + j] : 0.0;
+      int k, j;  // L(r0 + k, r0 + j)
+      tile_element<CM>(e, k, j);
+      const double v = k < h && j <= k ? M[at<CM>(ld, r0 + k, r0 + j)] : 0.0;
       if (Forward)
         Lt[j * LT + (k % 2) * 32 + k / 2] = v;
       else
@@ -86,7 +88,7 @@ __global__ void __launch_bounds__(128)
   if (w > 0) {
     Acc acc;
     clear(acc);
-    for (int kq = 0; kq < NB; kq += 4) mma_steps<4>(acc, As + kq, TS, Ys + kq, TS);
+    for (int kq = 0; kq < NB; kq += 4) mma_steps<4>(acc, As + kq, TS, 1, Ys + kq, TS, 1);
     __syncthreads();
     for_each(acc, [&](int r, int q, double v) { X[q * XL + r] -= v; });
   }
@@ -98,34 +100,41 @@ __global__ void __launch_bounds__(128)
   }
 }
 
+template <bool CM>
+void potrs(const Problem<double>& p, cudaStream_t stream) {
+  const int n = p.n, nb = (n + NB - 1) / NB;
+  const unsigned chunks = unsigned(rhs_groups<NB>(p.nrhs));
+  allow_shared(&solve_kernel<true, CM>, solve_smem, "large solve shared memory");
+  allow_shared(&solve_kernel<false, CM>, solve_smem, "large solve shared memory");
+  const int* skip = p.skip_failed ? p.info : nullptr;
+  auto launch = [&](auto kern, int s, int tiles) {
+    launch_chained(kern, dim3(unsigned(tiles), chunks), 128, solve_smem, stream,
+                   "large solve launch", static_cast<const double*>(p.a), large_ld(p), n, s, p.b,
+                   std::int64_t(p.b_rs), std::int64_t(p.b_cs), p.nrhs, skip);
+  };
+  // Forward: block 0 alone, then block k's contribution to the later blocks.
+  launch(&solve_kernel<true, CM>, -1, 1);
+  for (int k = 0; k + 1 < nb; ++k) launch(&solve_kernel<true, CM>, k * NB, nb - 1 - k);
+  launch(&solve_kernel<false, CM>, -1, 1);
+  for (int k = nb - 1; k > 0; --k) launch(&solve_kernel<false, CM>, k * NB, k);
+}
+
 }  // namespace large_detail
 
 // potrs of the single matrix of p (its factor from large_potrf: lower
-// triangle, unit column stride; large_serves(p)) on `stream`; with
-// p.skip_failed, nothing when the matrix's info is not 0 (read on the
-// device).
+// triangle, unit stride along its rows or its columns; large_serves(p)) on
+// `stream`; with p.skip_failed, nothing when the matrix's info is not 0
+// (read on the device).
 inline void large_potrs(const Problem<double>& p, cudaStream_t stream) {
-  using namespace large_detail;
-  const int n = p.n, nb = (n + NB - 1) / NB;
-  if (n == 0 || p.nrhs == 0) return;
+  if (p.n == 0 || p.nrhs == 0) return;
   if (p.nrhs == 1) {  // one launch per sweep, blocks passed on through flags
     large_potrs_one(p, stream);
     return;
   }
-  const unsigned chunks = unsigned(rhs_groups<NB>(p.nrhs));
-  allow_shared(&solve_kernel<true>, solve_smem, "large solve shared memory");
-  allow_shared(&solve_kernel<false>, solve_smem, "large solve shared memory");
-  const int* skip = p.skip_failed ? p.info : nullptr;
-  auto launch = [&](auto kern, int s, int tiles) {
-    launch_chained(kern, dim3(unsigned(tiles), chunks), 128, solve_smem, stream,
-                   "large solve launch", static_cast<const double*>(p.a), std::int64_t(p.a_rs), n,
-                   s, p.b, std::int64_t(p.b_rs), std::int64_t(p.b_cs), p.nrhs, skip);
-  };
-  // Forward: block 0 alone, then block k's contribution to the later blocks.
-  launch(&solve_kernel<true>, -1, 1);
-  for (int k = 0; k + 1 < nb; ++k) launch(&solve_kernel<true>, k * NB, nb - 1 - k);
-  launch(&solve_kernel<false>, -1, 1);
-  for (int k = nb - 1; k > 0; --k) launch(&solve_kernel<false>, k * NB, k);
+  if (large_column_major(p))
+    large_detail::potrs<true>(p, stream);
+  else
+    large_detail::potrs<false>(p, stream);
 }
 
 }  // namespace batchol::cuda

@@ -7,21 +7,21 @@
 // atomic counter), so a block only ever waits for blocks that are already
 // running: no deadlock whatever the number of blocks resident. Forward
 // (L y = b), block t reads its rows of L tile by tile, each tile before it
-// waits for the flag of the block it multiplies, accumulates per lane and
-// reduces once at the end, then one warp solves the diagonal block (a
-// shuffle per column), stores y_t, and releases its flag. Backward
-// (L^T x = y) goes from the last block up, reading the rows of L below its
-// block (the columns of L^T) the same way. The right-hand side's solved
-// values are read past L1 (__ldcg), after an acquire of their flag.
+// waits for the flag of the block it multiplies (gather), then one warp
+// solves the diagonal block (a shuffle per column), stores y_t, and releases
+// its flag. Backward (L^T x = y) goes from the last block up, reading the
+// rows of L below its block (the columns of L^T) the same way. The
+// right-hand side's solved values are read past L1 (__ldcg), after an
+// acquire of their flag.
 #ifndef BATCHOL_CUDA_LARGE_SOLVE_ONE_CUH
 #define BATCHOL_CUDA_LARGE_SOLVE_ONE_CUH
 
-#include "Batchol_CudaCommon.cuh"
+#include "Batchol_CudaLarge.cuh"
 
 namespace batchol::cuda {
 namespace large_one_detail {
 
-inline constexpr int NB = 64;
+inline constexpr int NB = large_detail::NB;
 inline constexpr int DS = NB + 1;  // stride of the staged diagonal block
 
 __device__ __forceinline__ int load_acquire(const int* p) {
@@ -51,14 +51,92 @@ __device__ __forceinline__ double2 pair(const double* p) {
 
 // Stages the diagonal block of rows [r0, r0 + h) (lower part) and returns
 // after the barrier that makes it visible.
+template <bool CM>
 __device__ __forceinline__ void stage_diagonal(const double* L, std::int64_t ld, int r0, int h,
                                                double* D, double* dinv) {
   for (int e = threadIdx.x; e < NB * NB; e += 128) {
-    const int i = e / NB, j = e % NB;
-    D[i * DS + j] = i < h && j <= i ? L[(r0 + i) * ld + r0 + j] : 0.0;
+    int i, j;
+    large_detail::tile_element<CM>(e, i, j);
+    D[i * DS + j] = i < h && j <= i ? L[large_detail::at<CM>(ld, r0 + i, r0 + j)] : 0.0;
   }
   __syncthreads();
   if (threadIdx.x < NB) dinv[threadIdx.x] = 1.0 / D[threadIdx.x * DS + threadIdx.x];
+}
+
+// rest[r] = b(r0 + r) - sum_jb sum_k T(r, k) x(64 jb + k) for r < h (0
+// beyond), over the blocks jb solved before this one: T(r, k) = L(r0 + r,
+// 64 jb + k) forward (every block before r0's), L(64 jb + k, r0 + r)
+// backward (every block after it). Each tile is read before the wait for its
+// block's flag. A tile is walked along its unit stride: along k (row-major
+// forward, column-major backward) a warp takes 16 rows and each lane two
+// consecutive k, the sums reduced across the lanes at the end; along r each
+// lane takes two consecutive rows and a warp 16 k, the four warps' sums added
+// at the end. Returns after the barrier that makes rest visible.
+template <bool Forward, bool CM, int W>
+__device__ __forceinline__ void gather(const double* L, std::int64_t ld, int n, const double* b,
+                                       std::int64_t bs, const int* flags, int r0, int h,
+                                       double* rest, double (*part)[NB]) {
+  constexpr bool along_k = Forward != CM;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int nb = (n + NB - 1) / NB, t = r0 / NB;
+  const int sources = Forward ? t : nb - 1 - t;
+  const auto tile = [&](int c0, int r, int k) {
+    return L + (Forward ? large_detail::at<CM>(ld, r0 + r, c0 + k)
+                        : large_detail::at<CM>(ld, c0 + k, r0 + r));
+  };
+  double acc[16][2];
+#pragma unroll
+  for (int i = 0; i < 16; ++i) acc[i][0] = acc[i][1] = 0.0;
+  for (int s = 0; s < sources; ++s) {
+    const int jb = Forward ? s : nb - 1 - s, c0 = jb * NB, hk = min(NB, n - c0);
+    double2 l[16];
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      const int r = along_k ? warp * 16 + i : 2 * lane, k = along_k ? 2 * lane : warp * 16 + i;
+      l[i] = r < h && k < hk ? pair<W>(tile(c0, r, k)) : make_double2(0.0, 0.0);
+      if (along_k ? k + 1 >= hk : r + 1 >= h) l[i].y = 0.0;
+    }
+    while (load_acquire(flags + jb) == 0) {
+    }
+    if constexpr (along_k) {
+      const int k = 2 * lane;
+      const double x0 = k < hk ? __ldcg(b + (c0 + k) * bs) : 0.0;
+      const double x1 = k + 1 < hk ? __ldcg(b + (c0 + k + 1) * bs) : 0.0;
+#pragma unroll
+      for (int i = 0; i < 16; ++i) {
+        acc[i][0] += l[i].x * x0;
+        acc[i][1] += l[i].y * x1;
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < 16; ++i) {
+        const int k = warp * 16 + i;
+        const double xk = k < hk ? __ldcg(b + (c0 + k) * bs) : 0.0;
+        acc[0][0] += l[i].x * xk;
+        acc[0][1] += l[i].y * xk;
+      }
+    }
+  }
+  if constexpr (along_k) {
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      double v = acc[i][0] + acc[i][1];
+#pragma unroll
+      for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
+      const int r = warp * 16 + i;
+      if (lane == 0) rest[r] = r < h ? b[(r0 + r) * bs] - v : 0.0;
+    }
+  } else {
+    part[warp][2 * lane] = acc[0][0];
+    part[warp][2 * lane + 1] = acc[0][1];
+    __syncthreads();
+    if (threadIdx.x < NB) {
+      const int r = threadIdx.x;
+      rest[r] =
+          r < h ? b[(r0 + r) * bs] - (part[0][r] + part[1][r] + part[2][r] + part[3][r]) : 0.0;
+    }
+  }
+  __syncthreads();
 }
 
 // Warp 0 publishes the block's solution: every lane's stores, a fence by
@@ -73,49 +151,21 @@ __device__ __forceinline__ void publish(double* b, std::int64_t bs, int r0, int 
   if (lane == 0) store_release(flag, 1);
 }
 
-template <int W>
+template <int W, bool CM>
 __global__ void __launch_bounds__(128)
     forward_one(const double* L, std::int64_t ld, int n, double* b, std::int64_t bs, int* flags,
                 int* ticket, const int* skip) {
   __shared__ int tk;
-  __shared__ double D[NB * DS], rhs[NB], dinv[NB];
+  __shared__ double D[NB * DS], rest[NB], part[4][NB], dinv[NB];
   if (skip != nullptr && *skip != 0) return;  // posv: a failed factorization
   if (threadIdx.x == 0) tk = atomicAdd(ticket, 1);
   __syncthreads();
   const int t = tk, r0 = t * NB, h = min(NB, n - r0);
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  stage_diagonal(L, ld, r0, h, D, dinv);
-  double acc[16][2];
-#pragma unroll
-  for (int i = 0; i < 16; ++i) acc[i][0] = acc[i][1] = 0.0;
-  for (int jb = 0; jb < t; ++jb) {  // every earlier block is whole
-    const int c0 = jb * NB;
-    double2 l[16];
-#pragma unroll
-    for (int i = 0; i < 16; ++i) {
-      const int r = warp * 16 + i;
-      l[i] = r < h ? pair<W>(L + (r0 + r) * ld + c0 + 2 * lane) : make_double2(0.0, 0.0);
-    }
-    while (load_acquire(flags + jb) == 0) {
-    }
-    const double y0 = __ldcg(b + (c0 + 2 * lane) * bs), y1 = __ldcg(b + (c0 + 2 * lane + 1) * bs);
-#pragma unroll
-    for (int i = 0; i < 16; ++i) {
-      acc[i][0] += l[i].x * y0;
-      acc[i][1] += l[i].y * y1;
-    }
-  }
-#pragma unroll
-  for (int i = 0; i < 16; ++i) {
-    double v = acc[i][0] + acc[i][1];
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
-    const int r = warp * 16 + i;
-    if (lane == 0) rhs[r] = r < h ? b[(r0 + r) * bs] - v : 0.0;
-  }
-  __syncthreads();
-  if (warp != 0) return;
-  double x0 = rhs[lane], x1 = rhs[lane + 32];
+  stage_diagonal<CM>(L, ld, r0, h, D, dinv);
+  gather<true, CM, W>(L, ld, n, b, bs, flags, r0, h, rest, part);
+  const int lane = threadIdx.x % 32;
+  if (threadIdx.x >= 32) return;
+  double x0 = rest[lane], x1 = rest[lane + 32];
   for (int j = 0; j < h; ++j) {
     const double xj = __shfl_sync(0xffffffffu, j < 32 ? x0 : x1, j % 32) * dinv[j];
     if (lane == j) x0 = xj;
@@ -126,45 +176,21 @@ __global__ void __launch_bounds__(128)
   publish(b, bs, r0, h, x0, x1, flags + t);
 }
 
-template <int W>
+template <int W, bool CM>
 __global__ void __launch_bounds__(128)
     backward_one(const double* L, std::int64_t ld, int n, double* b, std::int64_t bs, int* flags,
                  int* ticket, const int* skip) {
   __shared__ int tk;
-  __shared__ double D[NB * DS], part[4][NB], dinv[NB];
+  __shared__ double D[NB * DS], rest[NB], part[4][NB], dinv[NB];
   if (skip != nullptr && *skip != 0) return;
   if (threadIdx.x == 0) tk = atomicAdd(ticket, 1);
   __syncthreads();
   const int nb = (n + NB - 1) / NB, tb = nb - 1 - tk, r0 = tb * NB, h = min(NB, n - r0);
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  stage_diagonal(L, ld, r0, h, D, dinv);
-  double a0 = 0.0, a1 = 0.0;              // columns 2 lane and 2 lane + 1 of the block
-  for (int jb = nb - 1; jb > tb; --jb) {  // this block is whole here
-    const int k0 = jb * NB, hk = min(NB, n - k0);
-    double2 l[16];
-#pragma unroll
-    for (int i = 0; i < 16; ++i) {
-      const int k = warp * 16 + i;
-      l[i] = k < hk ? pair<W>(L + (k0 + k) * ld + r0 + 2 * lane) : make_double2(0.0, 0.0);
-    }
-    while (load_acquire(flags + jb) == 0) {
-    }
-#pragma unroll
-    for (int i = 0; i < 16; ++i) {
-      const int k = warp * 16 + i;
-      const double xk = k < hk ? __ldcg(b + (k0 + k) * bs) : 0.0;
-      a0 += l[i].x * xk;
-      a1 += l[i].y * xk;
-    }
-  }
-  part[warp][2 * lane] = a0;
-  part[warp][2 * lane + 1] = a1;
-  __syncthreads();
-  if (warp != 0) return;
-  const auto rest = [&](int r) {
-    return r < h ? b[(r0 + r) * bs] - (part[0][r] + part[1][r] + part[2][r] + part[3][r]) : 0.0;
-  };
-  double x0 = rest(lane), x1 = rest(lane + 32);
+  stage_diagonal<CM>(L, ld, r0, h, D, dinv);
+  gather<false, CM, W>(L, ld, n, b, bs, flags, r0, h, rest, part);
+  const int lane = threadIdx.x % 32;
+  if (threadIdx.x >= 32) return;
+  double x0 = rest[lane], x1 = rest[lane + 32];
   for (int j = h - 1; j >= 0; --j) {
     const double xj = __shfl_sync(0xffffffffu, j < 32 ? x0 : x1, j % 32) * dinv[j];
     if (lane == j) x0 = xj;
@@ -173,6 +199,16 @@ __global__ void __launch_bounds__(128)
     if (lane + 32 < j) x1 -= D[j * DS + lane + 32] * xj;
   }
   publish(b, bs, r0, h, x0, x1, flags + tb);
+}
+
+template <int W, bool CM>
+void sweeps(const Problem<double>& p, std::int64_t ld, int* flags, const int* skip,
+            cudaStream_t stream) {
+  const int nb = (p.n + NB - 1) / NB;
+  forward_one<W, CM>
+      <<<nb, 128, 0, stream>>>(p.a, ld, p.n, p.b, p.b_rs, flags, flags + 2 * nb, skip);
+  backward_one<W, CM>
+      <<<nb, 128, 0, stream>>>(p.a, ld, p.n, p.b, p.b_rs, flags + nb, flags + 2 * nb + 1, skip);
 }
 
 }  // namespace large_one_detail
@@ -189,17 +225,18 @@ inline void large_potrs_one(const Problem<double>& p, cudaStream_t stream) {
         "large solve: cudaMallocAsync");
   check(cudaMemsetAsync(flags, 0, sizeof(int) * words, stream), "large solve: cudaMemsetAsync");
   const int* skip = p.skip_failed ? p.info : nullptr;
-  const double* L = p.a;
-  const std::int64_t ld = p.a_rs, bs = p.b_rs;
-  const bool vec = ld % 2 == 0 && reinterpret_cast<std::uintptr_t>(L) % 16 == 0;
-  if (vec) {
-    forward_one<2><<<nb, 128, 0, stream>>>(L, ld, n, p.b, bs, flags, flags + 2 * nb, skip);
-    backward_one<2>
-        <<<nb, 128, 0, stream>>>(L, ld, n, p.b, bs, flags + nb, flags + 2 * nb + 1, skip);
+  const std::int64_t ld = large_ld(p);
+  const bool vec = ld % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.a) % 16 == 0;
+  if (large_column_major(p)) {
+    if (vec)
+      sweeps<2, true>(p, ld, flags, skip, stream);
+    else
+      sweeps<1, true>(p, ld, flags, skip, stream);
   } else {
-    forward_one<1><<<nb, 128, 0, stream>>>(L, ld, n, p.b, bs, flags, flags + 2 * nb, skip);
-    backward_one<1>
-        <<<nb, 128, 0, stream>>>(L, ld, n, p.b, bs, flags + nb, flags + 2 * nb + 1, skip);
+    if (vec)
+      sweeps<2, false>(p, ld, flags, skip, stream);
+    else
+      sweeps<1, false>(p, ld, flags, skip, stream);
   }
   check(cudaGetLastError(), "large solve launch");
   check(cudaFreeAsync(flags, stream), "large solve: cudaFreeAsync");
