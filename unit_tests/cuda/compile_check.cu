@@ -88,4 +88,6 @@ void batchol_cuda_compile_check(const Problem<double>& d, const Problem<float>& 
   all_modes(f, s);
   batchol::cuda::large_potrf(d, s);
   batchol::cuda::large_potrs(d, s);
+  batchol::cuda::large_potrf(f, s);
+  batchol::cuda::large_potrs(f, s);
 }

@@ -428,18 +428,15 @@ std::int64_t large_ld(const Problem<T>& p) {
 }
 
 // Whether the large-matrix factorization can take p (the caller keeps it to
-// orders above the tables): one double matrix with a unit stride along its
-// rows or its columns, without write_transposed, on a device with the
-// m16n8k4 double-precision MMA (compute capability 9.0 or newer; older
-// devices take the Blocked path).
+// orders above the tables): one matrix with a unit stride along its rows or
+// its columns, without write_transposed, on a device with the m16n8k4
+// double-precision MMA (compute capability 9.0 or newer; older devices take
+// the Blocked path). float runs through a double copy
+// (Batchol_CudaLargeFloat.cuh).
 template <class T>
 bool large_serves(const Problem<T>& p) {
-  if constexpr (!std::is_same_v<T, double>) {
-    return false;
-  } else {
-    const bool unit = p.a_cs == 1 || p.a_rs == 1;
-    return p.batch == 1 && unit && large_ld(p) >= p.n && !p.mirror && current_device().major >= 9;
-  }
+  const bool unit = p.a_cs == 1 || p.a_rs == 1;
+  return p.batch == 1 && unit && large_ld(p) >= p.n && !p.mirror && current_device().major >= 9;
 }
 
 // potrf of the single matrix of p (large_serves(p)) on `stream`.

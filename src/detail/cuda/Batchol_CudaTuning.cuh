@@ -21,7 +21,7 @@
 #define BATCHOL_CUDA_TUNING_CUH
 
 #include "Batchol_CudaLarge.cuh"
-#include "Batchol_CudaLargeSolve.cuh"
+#include "Batchol_CudaLargeFloat.cuh"
 #include "Batchol_CudaRows.cuh"
 
 #include <array>
@@ -47,7 +47,7 @@ inline bool has_kernel(int n) {
 
 // Whether the Cuda path takes operation OP on p: the tables' orders, and
 // potrf, potrs and posv of one large matrix (Batchol_CudaLarge.cuh,
-// Batchol_CudaLargeSolve.cuh).
+// Batchol_CudaLargeSolve.cuh, Batchol_CudaLargeFloat.cuh).
 template <Op OP, class T>
 bool serves(const Problem<T>& p) {
   constexpr bool large_op = OP == Op::Potrf || OP == Op::Posv || OP == Op::Potrs;
@@ -364,7 +364,7 @@ Launch launch_tuned(const Problem<T>& p, cudaStream_t stream) {
   if constexpr (OP == Op::Potrf) {
     if (p.n > max_n) {
       if (!large_serves(p)) return Launch::NoKernel;
-      if constexpr (std::is_same_v<T, double>) large_potrf(p, stream);
+      large_potrf(p, stream);
       return Launch::Done;
     }
     if (p.n > table_max_n) return launch_table<OP, T, LargeTable, table_max_n>(p, stream);
@@ -372,7 +372,7 @@ Launch launch_tuned(const Problem<T>& p, cudaStream_t stream) {
   if constexpr (OP == Op::Potrs) {
     if (p.n > max_n) {
       if (!large_serves(p)) return Launch::NoKernel;
-      if constexpr (std::is_same_v<T, double>) large_potrs(p, stream);
+      large_potrs(p, stream);
       return Launch::Done;
     }
   }
