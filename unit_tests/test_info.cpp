@@ -93,7 +93,7 @@ TYPED_TEST(Info, BadMatrixInAGoodBatch) {
 }
 
 // One large matrix, alone in its batch (on a device, the Cuda path's
-// large-matrix factorization for double, both storage orders): every
+// large-matrix factorization, both storage orders): every
 // defect's info exact, the columns before it the factor, the other triangle
 // untouched; a negative pivot at each kind of block edge, with and without
 // fast_math; a subnormal pivot that only fast_math flushes.
