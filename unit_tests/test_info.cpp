@@ -93,10 +93,11 @@ TYPED_TEST(Info, BadMatrixInAGoodBatch) {
 }
 
 // One large matrix, alone in its batch (on a device, the Cuda path's
-// large-matrix factorization, both storage orders): every
-// defect's info exact, the columns before it the factor, the other triangle
-// untouched; a negative pivot at each kind of block edge, with and without
-// fast_math; a subnormal pivot that only fast_math flushes.
+// large-matrix factorization, both storage orders): every defect's info
+// exact, the columns before it the factor, the other triangle untouched; a
+// negative pivot at the first and the last column and at each kind of block
+// edge, with and without fast_math; a subnormal pivot that only fast_math
+// flushes.
 TYPED_TEST(Info, OneLargeMatrix) {
   using C = TypeParam;
   using T = typename C::scalar;
@@ -116,7 +117,7 @@ TYPED_TEST(Info, OneLargeMatrix) {
           << "the " << bad.intact << " columns before the failure do not hold the factor";
       if (::testing::Test::HasFailure()) return;
     }
-    for (int j : {64, 65, 256, 257, 320, 512, 1024})
+    for (int j : {1, 64, 65, 256, 257, 320, 512, 1024, n})
       for (bool fast : {false, true}) {
         SCOPED_TRACE(case_name(n, 1, path) + ", negative pivot at column " + std::to_string(j) +
                      (fast ? ", fast_math" : ""));
