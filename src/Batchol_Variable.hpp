@@ -24,6 +24,7 @@
 #include <detail/Batchol_Problem.hpp>
 #include <detail/Batchol_Variable.hpp>
 
+#include <cstddef>
 #include <type_traits>
 
 namespace batchol {
