@@ -6,5 +6,6 @@
 #include <Batchol_Batched.hpp>
 #include <Batchol_Device.hpp>
 #include <Batchol_Options.hpp>
+#include <Batchol_Variable.hpp>
 
 #endif

@@ -16,11 +16,12 @@ namespace batchol {
 using Op = detail::Op;
 
 // Whether `path` can run operation OP on ExecSpace in this build (Auto and
-// Generic always can); a call asking for a path it cannot run throws.
+// Generic always can), on batches of one order or (variable_size) of several
+// (Batchol_Variable.hpp); a call asking for a path it cannot run throws.
 // Tests and benchmarks enumerate paths with it.
 template <class ExecSpace, Op OP = Op::Potrf>
-constexpr bool path_available(Path path) {
-  return detail::provides<ExecSpace, OP>(path);
+constexpr bool path_available(Path path, bool variable_size = false) {
+  return detail::provides<ExecSpace, OP>(path, variable_size);
 }
 
 // Cholesky factorization of every matrix of A (batch, n, n), in place, in the

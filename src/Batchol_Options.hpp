@@ -6,6 +6,9 @@ namespace batchol {
 
 enum class Uplo { Lower, Upper };
 enum class Trans { NoTranspose, Transpose };
+// How a packed variable-size batch stores each matrix (and each block of
+// right-hand sides) of order n_i: by columns or by rows, leading dimension n_i.
+enum class Storage { ColMajor, RowMajor };
 
 // Which implementation runs a host-level call. Auto takes the specialized path
 // of the execution space when the build has one, else Generic; on CUDA it

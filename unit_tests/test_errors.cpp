@@ -2,13 +2,13 @@
 // launch; a path the build does not provide throws; empty problems (n == 0,
 // batch == 0, nrhs == 0) are valid; every call opens a profiling region
 // naming the path that runs it.
+#include "support/regions.hpp"
 #include "support/spd_batch.hpp"
 
 #include <gtest/gtest.h>
 #include <Batchol.hpp>
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -272,26 +272,12 @@ TEST(EdgeCases, NoRightHandSides) {
   }
 }
 
-std::vector<std::string>& regions() {
-  static std::vector<std::string> names;
-  return names;
-}
-void record_region(const char* name) {
-  if (std::strncmp(name, "batchol::", 9) == 0) regions().push_back(name);
-}
-
 // Every host-level call opens one Kokkos profiling region, named after the
 // routine and the path that runs it: Auto's choice, and the Generic or
 // Blocked path where the Cuda tables have no kernel (n = 0, n above
 // BATCHOL_CUDA_MAX_N, at most 512).
 TEST(Profiling, RegionNamesTheRoutineAndThePath) {
-  namespace tools = Kokkos::Tools::Experimental;
-  const auto saved = tools::get_callbacks();
-  struct Restore {
-    decltype(tools::get_callbacks()) events;
-    ~Restore() { tools::set_callbacks(events); }
-  } restore{saved};
-  tools::set_push_region_callback(record_region);
+  const RegionRecorder recorder;
 
 #if defined(BATCHOL_HOST_PATH_AVAILABLE) && defined(KOKKOS_ENABLE_SERIAL)
   static_assert(path_provided<Kokkos::Serial, Op::Potrf, Op::Posv, Op::Potrs, Op::TrsvN, Op::TrsvT>(
@@ -310,7 +296,7 @@ TEST(Profiling, RegionNamesTheRoutineAndThePath) {
     upload(A, std::vector<Matrix>(3, identity));
     InfoView info = make_info(3, -99);
     const batchol::Options opts = options(Uplo::Lower, path);
-    regions().clear();
+    RegionRecorder::names().clear();
     batchol::potrf(Exec(), A, info, opts);
     batchol::posv(Exec(), A, B, info, opts);
     batchol::potrs(Exec(), A, B, opts);
@@ -319,7 +305,7 @@ TEST(Profiling, RegionNamesTheRoutineAndThePath) {
     const std::vector<std::string> want{
         "batchol::potrf[" + runs[0] + "]", "batchol::posv[" + runs[1] + "]",
         "batchol::potrs[" + runs[2] + "]", "batchol::trsv[" + runs[3] + "]"};
-    EXPECT_EQ(regions(), want);
+    EXPECT_EQ(RegionRecorder::names(), want);
   };
   for (batchol::Path path :
        paths_under_test<Op::Potrf, Op::Posv, Op::Potrs, Op::TrsvN, Op::TrsvT>()) {

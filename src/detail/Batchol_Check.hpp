@@ -52,36 +52,50 @@ void check_matrices(const char* routine, const AView& A) {
   if (A.extent(1) > std::size_t(INT_MAX)) fail(routine, "A", "has n > INT_MAX");
 }
 
-template <class ExecSpace, class AView, class InfoView>
-void check_info(const char* routine, const AView& A, const InfoView& info) {
+// info for a batch of `batch` matrices.
+template <class ExecSpace, class InfoView>
+void check_info_of(const char* routine, std::size_t batch, const InfoView& info) {
   static_check_view<ExecSpace, InfoView, 1>();
   static_assert(std::is_same_v<typename InfoView::value_type, int>,
                 "batchol: info must be a View<int*> (non-const)");
-  if (info.extent(0) != A.extent(0))
+  if (info.extent(0) != batch)
     fail(routine, "info",
          "must have one entry per matrix: extent " + str(info.extent(0)) + " for a batch of " +
-             str(A.extent(0)));
+             str(batch));
 }
 
-template <class ExecSpace, class AView, class BView>
-void check_rhs(const char* routine, const char* name, const AView& A, const BView& B) {
+template <class ExecSpace, class AView, class InfoView>
+void check_info(const char* routine, const AView& A, const InfoView& info) {
+  check_info_of<ExecSpace>(routine, A.extent(0), info);
+}
+
+// Right-hand sides B of scalar T for `batch` systems of order n (the largest
+// order of a variable-size batch).
+template <class ExecSpace, class T, class BView>
+void check_rhs_of(const char* routine, const char* name, std::size_t batch, std::size_t n,
+                  const BView& B) {
   static_assert(rank_v<BView> == 2 || rank_v<BView> == 3,
                 "batchol: right-hand sides must be a View of rank 2 (batch, n) or 3 (batch, n, "
                 "nrhs)");
   static_check_view<ExecSpace, BView, rank_v<BView>>();
   static_assert(!std::is_const_v<typename BView::value_type>,
                 "batchol: right-hand sides are overwritten by the solution and cannot be const");
-  static_assert(std::is_same_v<typename BView::value_type, typename AView::non_const_value_type>,
+  static_assert(std::is_same_v<typename BView::value_type, T>,
                 "batchol: A and the right-hand sides must have the same scalar type");
-  if (B.extent(0) != A.extent(0))
+  if (B.extent(0) != batch)
     fail(routine, name,
          "must hold one system per matrix: extent(0) is " + str(B.extent(0)) + " for a batch of " +
-             str(A.extent(0)));
-  if (B.extent(1) != A.extent(1))
-    fail(routine, name,
-         "must have n = " + str(A.extent(1)) + " rows; got extent(1) = " + str(B.extent(1)));
+             str(batch));
+  if (B.extent(1) != n)
+    fail(routine, name, "must have n = " + str(n) + " rows; got extent(1) = " + str(B.extent(1)));
   if (rank_v<BView> == 3 && B.extent(rank_v<BView> - 1) > std::size_t(INT_MAX))
     fail(routine, name, "has nrhs > INT_MAX");
+}
+
+template <class ExecSpace, class AView, class BView>
+void check_rhs(const char* routine, const char* name, const AView& A, const BView& B) {
+  check_rhs_of<ExecSpace, typename AView::non_const_value_type>(routine, name, A.extent(0),
+                                                                A.extent(1), B);
 }
 
 inline void check_options(const char* routine, const Options& opts) {

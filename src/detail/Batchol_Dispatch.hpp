@@ -16,6 +16,8 @@
 //        host::run<OP>(exec, pr)                Batchol_HostPath.hpp
 //        blocked::run<OP>(exec, pr)             Batchol_Blocked.hpp
 //        cuda::run<OP>(pr, exec.cuda_stream())  cuda/Batchol_CudaRun.cuh
+// A variable-size batch (Problem::orders) goes through run_variable<OP>: the
+// Generic path for Auto, as Potri goes; another path it throws for.
 #ifndef BATCHOL_DISPATCH_HPP
 #define BATCHOL_DISPATCH_HPP
 
@@ -34,10 +36,11 @@
 namespace batchol::detail {
 
 // Whether `path` can run operation OP on ExecSpace in this build (Auto and
-// Generic always can, Blocked the operations the specialized paths have):
-// batchol::path_available.
+// Generic always can, Blocked the operations the specialized paths have), on
+// batches of one order or (variable_size) of several: batchol::path_available.
 template <class ExecSpace, Op OP>
-constexpr bool provides(Path path) {
+constexpr bool provides(Path path, bool variable_size = false) {
+  if (variable_size) return path == Path::Auto || path == Path::Generic;
   switch (path) {
     case Path::Host:
       return host_path_available_v<ExecSpace, OP>;
@@ -51,7 +54,14 @@ constexpr bool provides(Path path) {
 }
 
 template <class ExecSpace, Op OP>
-Path resolve_path(const char* routine, const Options& opts) {
+Path resolve_path(const char* routine, const Options& opts, bool variable_size = false) {
+  if (variable_size) {
+    if (!provides<ExecSpace, OP>(opts.path, true))
+      fail(routine, "opts.path",
+           "must be Path::Auto or Path::Generic for a variable-size batch (the other paths "
+           "do not provide it)");
+    return Path::Generic;
+  }
   switch (opts.path) {
     case Path::Auto:
       if constexpr (cuda_path_available_v<ExecSpace, OP>) return Path::Cuda;
@@ -77,13 +87,14 @@ Path resolve_path(const char* routine, const Options& opts) {
 }
 
 // The profiling region of a call of operation `op` on `path` (Generic, Host,
-// Cuda or Blocked), e.g. "batchol::potrf[Cuda]".
-inline std::string region_name(Op op, Path path) {
+// Cuda or Blocked), e.g. "batchol::potrf[Cuda]"; on a variable-size batch
+// "batchol::potrf_vbatch[Generic]".
+inline std::string region_name(Op op, Path path, bool variable_size = false) {
   const char* p = path == Path::Host      ? "Host"
                   : path == Path::Cuda    ? "Cuda"
                   : path == Path::Blocked ? "Blocked"
                                           : "Generic";
-  return std::string("batchol::") + routine_name(op) + "[" + p + "]";
+  return std::string("batchol::") + routine_name(op) + (variable_size ? "_vbatch[" : "[") + p + "]";
 }
 
 // Operation OP of a checked call (`routine` names it in errors) on every
@@ -112,6 +123,15 @@ void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const
     default:
       generic::run<OP>(exec, pr);
   }
+}
+
+// The same for a variable-size batch (pr.orders set, pr.n the largest order).
+template <Op OP, class ExecSpace, class T>
+void run_variable(const char* routine, const ExecSpace& exec, const Problem<T>& pr,
+                  const Options& opts) {
+  const Path path = resolve_path<ExecSpace, OP>(routine, opts, true);
+  const ScopedRegion region(region_name(OP, path, true));
+  if (pr.batch > 0) generic::run<OP, true>(exec, pr);
 }
 
 }  // namespace batchol::detail

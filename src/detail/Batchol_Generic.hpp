@@ -16,7 +16,9 @@
 
 namespace batchol::detail::generic {
 
-template <class ExecSpace, class T, Op OP>
+// VARIABLE: a variable-size batch (Problem::orders), each matrix factored or
+// solved at its own order; only the operations the specialized paths have.
+template <class ExecSpace, class T, Op OP, bool VARIABLE = false>
 struct Functor {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using work_view =
@@ -26,17 +28,45 @@ struct Functor {
   std::int64_t offset;  // first matrix of this launch
   int scratch_level;
 
-  KOKKOS_INLINE_FUNCTION int factor(const member_type& m, std::int64_t i) const {
-    const work_view work(m.team_scratch(scratch_level), team_potrf_work_count(pr.n));
-    const int info = team_potrf(m, matrix_of(pr, i), pr.n, work.data());
-    if (info == 0 && pr.mirror) team_mirror(m, matrix_of(pr, i), pr.n);
+  KOKKOS_INLINE_FUNCTION int factor(const member_type& m, Strided<T> a, int n) const {
+    const work_view work(m.team_scratch(scratch_level), team_potrf_work_count(n));
+    const int info = team_potrf(m, a, n, work.data());
+    if (info == 0 && pr.mirror) team_mirror(m, a, n);
     return info;
+  }
+
+  // Matrix i of a variable-size batch, at its own order once its description
+  // passed the check (every thread reads the same values: a team whose matrix
+  // is invalid leaves together, its right-hand sides untouched).
+  KOKKOS_INLINE_FUNCTION void variable(const member_type& m, std::int64_t i) const {
+    static_assert(specialized(OP), "variable-size batches take potrf, posv, potrs and trsv");
+    const int n = order_of(pr, i);
+    const int bad = var_check(pr, i, n, has_rhs(OP));
+    if (bad != 0) {
+      if constexpr (factors(OP))
+        Kokkos::single(Kokkos::PerTeam(m), [&]() { info_of(pr, i) = bad; });
+      return;
+    }
+    const Strided<T> a = matrix_of(pr, i, n);
+    if constexpr (factors(OP)) {
+      const int info = factor(m, a, n);
+      if constexpr (OP == Op::Posv) {
+        if (info == 0) team_potrs(m, as_const(a), n, rhs_of(pr, i, n), pr.nrhs);
+      }
+      Kokkos::single(Kokkos::PerTeam(m), [&]() { info_of(pr, i) = info; });
+    } else if constexpr (OP == Op::Potrs) {
+      team_potrs(m, as_const(a), n, rhs_of(pr, i, n), pr.nrhs);
+    } else {
+      team_trsv(m, op_t<OP>{}, as_const(a), n, rhs_of(pr, i, n), pr.nrhs);
+    }
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
     const std::int64_t i = offset + m.league_rank();
-    if constexpr (OP == Op::Potrf || OP == Op::Posv) {
-      const int info = factor(m, i);
+    if constexpr (VARIABLE) {
+      variable(m, i);
+    } else if constexpr (OP == Op::Potrf || OP == Op::Posv) {
+      const int info = factor(m, matrix_of(pr, i), pr.n);
       if constexpr (OP == Op::Posv) {
         if (info == 0) team_potrs(m, as_const(matrix_of(pr, i)), pr.n, rhs_of(pr, i), pr.nrhs);
       }
@@ -130,10 +160,11 @@ void launch_teams(const ExecSpace& exec, const char* name, std::int64_t batch, i
       [&](std::int64_t offset, std::int64_t, int level) { return make(offset, level); });
 }
 
-// The Generic path's entry: operation OP on every matrix of pr, on exec.
-template <Op OP, class ExecSpace, class T>
+// The Generic path's entry: operation OP on every matrix of pr, on exec
+// (VARIABLE: pr is a variable-size batch, pr.n its largest order).
+template <Op OP, bool VARIABLE = false, class ExecSpace, class T>
 void run(const ExecSpace& exec, const Problem<T>& pr) {
-  using F = Functor<ExecSpace, T, OP>;
+  using F = Functor<ExecSpace, T, OP, VARIABLE>;
   // Solves need no scratch.
   std::size_t work_bytes = 0;
   if constexpr (factors(OP) || OP == Op::Potri) {

@@ -9,9 +9,11 @@
 // argument, and the tuning tool fills it without Kokkos. The Kokkos paths see
 // its matrices through Batchol_Strided.hpp (matrix_of, rhs_of, info_of).
 //
-// Room to grow: variable-size batches would add a pointer to per-matrix
-// orders, n staying the largest order (which sizes buffers and picks the
-// kernels); complex scalars are another T.
+// Variable-size batches (matrices of different orders) add per-matrix orders
+// and, for packed storage, per-matrix offsets; n stays the largest order,
+// which sizes scratch and picks the kernels. Their fields default to a
+// fixed-size batch, which every path reads as before. Room to grow: complex
+// scalars are another T.
 #ifndef BATCHOL_PROBLEM_HPP
 #define BATCHOL_PROBLEM_HPP
 
@@ -54,7 +56,34 @@ struct Problem {
   // (a posv split into potrf and a solve, on the Cuda and Blocked paths).
   // Otherwise the solves never read info.
   bool skip_failed = false;
+
+  // Variable-size batches (Generic path only, Batchol_Generic.hpp): matrix i
+  // has order orders[i orders_s], checked against 0..n on the device (info
+  // var_bad_order where it is outside). nullptr: every matrix has order n.
+  const int* orders = nullptr;
+  std::ptrdiff_t orders_s = 0;
+  // Packed matrices: matrix i at a + a_off[i a_off_s] instead of a + i a_bs,
+  // its element (r, c) at r (a_rs + a_rn n_i) + c (a_cs + a_cn n_i) (leading
+  // dimension n_i), inside the a_count elements from a (else info
+  // var_bad_matrix).
+  const std::int64_t* a_off = nullptr;
+  std::ptrdiff_t a_off_s = 0, a_rn = 0, a_cn = 0;
+  std::int64_t a_count = 0;
+  // Packed right-hand sides, likewise: the n_i x nrhs block of system i at
+  // b + b_off[i b_off_s], strides b_rs + b_rn n_i and b_cs + b_cn n_i, inside
+  // the b_count elements from b (else info var_bad_rhs).
+  const std::int64_t* b_off = nullptr;
+  std::ptrdiff_t b_off_s = 0, b_rn = 0, b_cn = 0;
+  std::int64_t b_count = 0;
 };
+
+// The info of a matrix of a variable-size batch that was not computed
+// because its description is invalid (never written for a valid one: every
+// LAPACK-style info is >= 0). The solves leave such a system's right-hand
+// sides unchanged.
+inline constexpr int var_bad_order = -1;   // order < 0 or > the largest order given
+inline constexpr int var_bad_matrix = -2;  // packed matrix not inside the values array
+inline constexpr int var_bad_rhs = -3;     // packed right-hand sides not inside their array
 
 }  // namespace batchol::detail
 
