@@ -78,6 +78,24 @@ __global__ void __launch_bounds__(1024)
   if (threadIdx.x == 0 && first != INT_MAX) *info = first + 1;
 }
 
+// The double copy w (order n, leading dimension n, stored as p's matrix is)
+// of p's matrix, with p's info and options.
+template <bool CM>
+Problem<double> on_copy(const Problem<float>& p, double* w) {
+  Problem<double> q;
+  q.batch = 1;
+  q.n = p.n;
+  q.a = w;
+  q.a_bs = std::int64_t(p.n) * p.n;
+  q.a_rs = CM ? 1 : p.n;
+  q.a_cs = CM ? p.n : 1;
+  q.info = p.info;
+  q.info_s = p.info_s;
+  q.fast_math = p.fast_math;
+  q.skip_failed = p.skip_failed;
+  return q;
+}
+
 template <bool CM>
 void potrf(const Problem<float>& p, std::int64_t ld, cudaStream_t stream) {
   const int n = p.n;
@@ -85,17 +103,7 @@ void potrf(const Problem<float>& p, std::int64_t ld, cudaStream_t stream) {
   check(cudaMallocAsync(reinterpret_cast<void**>(&w), sizeof(double) * n * std::size_t(n), stream),
         "large float: cudaMallocAsync");
   copy<float, double, CM>(p.a, ld, w, n, n, stream);
-  Problem<double> q;
-  q.batch = 1;
-  q.n = n;
-  q.a = w;
-  q.a_bs = std::int64_t(n) * n;
-  q.a_rs = CM ? 1 : n;
-  q.a_cs = CM ? n : 1;
-  q.info = p.info;
-  q.info_s = p.info_s;
-  q.fast_math = p.fast_math;
-  large_potrf(q, stream);
+  large_potrf(on_copy<CM>(p, w), stream);
   if (p.fast_math) {
     flush_tiny_pivots<CM><<<1, 1024, 0, stream>>>(w, n, n, p.info);
     check(cudaGetLastError(), "large float pivot launch");
@@ -117,21 +125,12 @@ void potrs(const Problem<float>& p, std::int64_t ld, cudaStream_t stream) {
   copy_rhs<<<blocks, 256, 0, stream>>>(p.b, p.b_rs, p.b_cs, wb, std::int64_t(1), std::int64_t(n), n,
                                        nrhs);
   check(cudaGetLastError(), "large float copy launch");
-  Problem<double> q;
-  q.batch = 1;
-  q.n = n;
-  q.a = w;
-  q.a_bs = std::int64_t(n) * n;
-  q.a_rs = CM ? 1 : n;
-  q.a_cs = CM ? n : 1;
+  Problem<double> q = on_copy<CM>(p, w);
   q.b = wb;
   q.b_bs = std::int64_t(bsize);
   q.b_rs = 1;
   q.b_cs = n;
   q.nrhs = nrhs;
-  q.info = p.info;
-  q.info_s = p.info_s;
-  q.skip_failed = p.skip_failed;
   large_potrs(q, stream);
   // A skipped system's right-hand sides come back bit for bit (float to
   // double and back is exact).
