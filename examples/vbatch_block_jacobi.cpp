@@ -135,6 +135,12 @@ void axpy(double alpha, const Vec& x, const Vec& y) {
       "axpy", x.extent(0), KOKKOS_LAMBDA(const std::int64_t k) { y(k) += alpha * x(k); });
 }
 
+// p = z + beta p
+void xpby(const Vec& z, double beta, const Vec& p) {
+  Kokkos::parallel_for(
+      "update_p", z.extent(0), KOKKOS_LAMBDA(const std::int64_t k) { p(k) = z(k) + beta * p(k); });
+}
+
 // (Preconditioned) CG from x = 0; precondition(r, z) sets z = M^-1 r.
 // Returns the iterations taken to reach |r| <= tol |b|, or -1.
 template <class Precondition>
@@ -158,8 +164,7 @@ int cg(const Mesh& m, const Vec& b, const Vec& x, double tol, int max_iter,
     const double rz_next = dot(r, z);
     const double beta = rz_next / rz;
     rz = rz_next;
-    Kokkos::parallel_for(
-        "update_p", N, KOKKOS_LAMBDA(const std::int64_t k) { p(k) = z(k) + beta * p(k); });
+    xpby(z, beta, p);
   }
   return -1;
 }

@@ -77,10 +77,12 @@ TYPED_TEST(Factor, MatchesLapackAtEverySize) {
 
 // Orders above the Cuda path's tuned tables: around the Blocked path's block
 // columns (32) and tiles (64), the rows of the Cuda path's large-order table
-// (to 512), and past a thousand, where a GPU factors one matrix alone in its
-// batch with the Cuda path's large-matrix factorization (double, unit column
-// stride) or the Blocked path. A host build runs the largest in two
-// configurations only, to keep the suite's time.
+// (to 512; in double from 289 its large-matrix factorization), and past a
+// thousand, where a GPU factors one matrix alone in its batch with the Cuda
+// path's large-matrix factorization (unit stride along rows or columns) or
+// the Blocked path, and a batch of three (the large-matrix factorization in
+// double). A host build runs the largest in two configurations only, to
+// keep the suite's time.
 TYPED_TEST(Factor, MatchesLapackAtLargeOrders) {
   using C = TypeParam;
   using T = typename C::scalar;
@@ -97,6 +99,7 @@ TYPED_TEST(Factor, MatchesLapackAtLargeOrders) {
     sizes.push_back(2049);
   for (int n : sizes)
     if (!expect_every_path_matches_lapack<C>(make_spd_batch<T>(n, n < 500 ? 2 : 1))) return;
+  if (!host) expect_every_path_matches_lapack<C>(make_spd_batch<T>(700, 3));
 }
 
 // write_transposed leaves the factor bit-identical and mirrors it, bit for

@@ -22,12 +22,14 @@ TYPED_TEST_SUITE(Info, AllConfigs, ConfigNames);
 template <class C>
 using AView = Batch3<typename C::scalar, typename C::layout>;
 
-// Orders of the Cuda path's panel kernel run on a device only (the host
-// paths meet them in the factor tests).
+// Orders of the Cuda path's large-matrix factorization on batches (300 in
+// double, 600 also in float on the Blocked path) run on a device only (the
+// host paths meet them in the factor tests).
 constexpr bool kOnDevice = !Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible;
 std::vector<int> info_sizes() {
   std::vector<int> n{1, 2, 3, 4, 5, 8, 9, 16, 17, 32, 33, 64, 65, 150};
-  if (kOnDevice) n.push_back(300);
+  if (kOnDevice)
+    for (int m : {300, 600}) n.push_back(m);
   return n;
 }
 

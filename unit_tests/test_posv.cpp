@@ -113,6 +113,15 @@ TYPED_TEST(Posv, IsPotrfThenPotrsForOneLargeMatrix) {
   expect_posv_cases<C>(make_spd_batch<typename C::scalar>(1025, 1), true);
 }
 
+// A batch of large matrices (on a device, double: the Cuda path's
+// large-matrix factorization, then the Blocked path's solves).
+TYPED_TEST(Posv, IsPotrfThenPotrsForABatchOfLargeMatrices) {
+  using C = TypeParam;
+  if (Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible)
+    GTEST_SKIP() << "the factor tests meet large batches on the host";
+  expect_posv_cases<C>(make_spd_batch<typename C::scalar>(700, 3), false);
+}
+
 // The same with Options::fast_math: posv and potrf share the approximate
 // pivot step, so the factors are still identical and the solution meets the
 // same bounds.

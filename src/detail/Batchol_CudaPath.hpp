@@ -30,9 +30,9 @@ inline constexpr bool cuda_path_available_v =
     std::is_same_v<ExecSpace, Kokkos::Cuda>&& specialized(OP);
 
 // Whether the Cuda path takes operation OP on pr: orders 1 to
-// BATCHOL_CUDA_MAX_N (at most 512) from the tables, and potrf, potrs or posv
-// of one large double matrix (cuda/Batchol_CudaLarge.cuh,
-// cuda/Batchol_CudaLargeSolve.cuh).
+// BATCHOL_CUDA_MAX_N (at most 512) from the tables, potrf, potrs or posv of
+// one large matrix, and potrf of a batch of large double matrices
+// (cuda/Batchol_CudaLarge.cuh, cuda/Batchol_CudaLargeSolve.cuh).
 template <Op OP, class T>
 bool cuda_serves(const Problem<T>& pr) {
   return cuda::serves<OP>(pr);

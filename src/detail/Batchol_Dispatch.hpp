@@ -6,8 +6,9 @@
 //   2. send what the Cuda path does not take to another path: orders above
 //      BATCHOL_CUDA_MAX_N (at most 512) to Blocked (Generic for the smaller
 //      of them on interleaved batches: blocked::preferred), except potrf,
-//      potrs and posv of one large double matrix (cuda::serves), n == 0 to
-//      Generic;
+//      potrs and posv of one large matrix and potrf of a batch of large
+//      double matrices (cuda::serves; posv of such a batch factors on the
+//      Cuda path and solves on Blocked), n == 0 to Generic;
 //   3. open a Kokkos profiling region named after the routine and the path
 //      that runs, e.g. "batchol::potrf[Cuda]";
 //   4. call that path's single entry, on the caller's execution space
@@ -102,6 +103,18 @@ inline std::string region_name(Op op, Path path, bool variable_size = false) {
 template <Op OP, class ExecSpace, class T>
 void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const Options& opts) {
   Path path = resolve_path<ExecSpace, OP>(routine, opts);
+  if constexpr (OP == Op::Posv && cuda_path_available_v<ExecSpace, OP>) {
+    // A batch of large matrices: the Cuda path factors them, the Blocked
+    // path solves the systems it factored (the large-matrix solves take one).
+    if (path == Path::Cuda && pr.batch > 1 && !cuda_serves<OP>(pr) && cuda_serves<Op::Potrf>(pr)) {
+      const ScopedRegion region(region_name(OP, path));
+      run<Op::Potrf>(routine, exec, pr, opts);
+      Problem<T> q = pr;
+      q.skip_failed = true;
+      run<Op::Potrs>(routine, exec, q, opts);
+      return;
+    }
+  }
   if (path == Path::Cuda && !cuda_serves<OP>(pr))
     path = pr.n > 0 && blocked::preferred(pr) ? Path::Blocked : Path::Generic;
   const ScopedRegion region(region_name(OP, path));

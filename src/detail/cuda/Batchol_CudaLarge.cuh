@@ -222,8 +222,11 @@ inline constexpr std::size_t update_smem = 2 * 2 * NB * LDS * sizeof(double);
 // per thread block (blockIdx.x enumerates them row by row).
 template <class T, int W, bool CM>
 __global__ void __launch_bounds__(128)
-    update_kernel(T* M, std::int64_t ld, int r0, int nr, int k0, int nk, const int* info) {
+    update_kernel(T* M, std::int64_t ld, std::int64_t bs, int r0, int nr, int k0, int nk,
+                  const int* info, std::int64_t info_s) {
   static_assert(std::is_same_v<T, double>, "the double-precision MMA");
+  M += blockIdx.y * bs;  // a matrix per blockIdx.y
+  info += blockIdx.y * info_s;
   chain_start();
   if (stopped(info, r0)) return;
   extern __shared__ __align__(16) double sm[];
@@ -281,24 +284,34 @@ __device__ __forceinline__ void substitute(double* X, const double* Lt, const do
   __syncthreads();
 }
 
-inline constexpr int rows_stages = 4;
-inline constexpr std::size_t rows_smem =
-    (rows_stages * 2 * NB * LDS + NB * LT + NB * XL + NB) * sizeof(double);
+// Shared memory of rows_kernel with S slabs in flight: the slabs of the left
+// update, and after it, in the same space, the rows it solves and the
+// factor it solves them with (three thread blocks per SM with S = 2, where
+// separate spaces left two).
+constexpr std::size_t rows_smem(int S) {
+  const int slabs = S * 2 * NB * LDS, solve = NB * XL + NB * LT + NB;
+  return (slabs > solve ? slabs : solve) * sizeof(double);
+}
 
 // Rows [r0, r0 + nr) of block column c (w columns, group start k0): each
 // thread block takes 64 rows, subtracts M(rows, k0:c) M(c:c+w, k0:c)^T and
 // solves them against the leaf's factor L = M(c:c+w, c:c+w): X L^T = rows.
 // The first block also moves the leaf's failure (cell) into info; a failed
-// leaf's rows are solved for the columns before its failing one.
-template <class T, int W, bool CM>
+// leaf's rows are solved for the columns before its failing one. S slabs of
+// the left update in flight (rows_smem(S)); a matrix per blockIdx.y (matrix
+// stride bs, its info at info_s, its cells at cells_s).
+template <class T, int W, bool CM, int S>
 __global__ void __launch_bounds__(128)
-    rows_kernel(T* M, std::int64_t ld, int r0, int nr, int k0, int k1, int c, int w, int* info,
-                const int* cell) {
+    rows_kernel(T* M, std::int64_t ld, std::int64_t bs, int r0, int nr, int k0, int k1, int c,
+                int w, int* info, std::int64_t info_s, const int* cell, int cells_s) {
   static_assert(std::is_same_v<T, double>, "the double-precision MMA");
+  M += blockIdx.y * bs;
+  info += blockIdx.y * info_s;
+  cell += blockIdx.y * cells_s;
   extern __shared__ __align__(16) double sm[];
-  double* Lt = sm + rows_stages * 2 * NB * LDS;  // L transposed, columns permuted
-  double* X = Lt + NB * LT;
-  double* dinv = X + NB * XL;
+  double* X = sm;            // over the slabs, once the left update is done
+  double* Lt = X + NB * XL;  // L transposed, columns permuted
+  double* dinv = Lt + NB * LT;
   const int rb = r0 + blockIdx.x * NB, na = min(NB, r0 + nr - rb);
   // The left update and the rows it updates are final before the leaf's
   // launch started (and info, which only earlier rows launches set): they
@@ -307,8 +320,8 @@ __global__ void __launch_bounds__(128)
   if (!stop && nr > 0) {
     Acc acc;
     clear(acc);
-    tile_product<rows_stages, W, CM>(acc, M + at<CM>(ld, rb, k0), na, M + at<CM>(ld, c, k0), w, ld,
-                                     c - k0, sm);
+    tile_product<S, W, CM>(acc, M + at<CM>(ld, rb, k0), na, M + at<CM>(ld, c, k0), w, ld, c - k0,
+                           sm);
     for_each(acc, [&](int r, int col, double v) {
       X[r * XL + col] = r < na && col < w ? M[at<CM>(ld, rb + r, c + col)] - v : 0.0;
     });
@@ -358,13 +371,26 @@ __global__ void __launch_bounds__(128)
   }
 }
 
+// The matrices a factorization launch works on: `count` matrices from M on,
+// matrix m at M + m bs (leading dimension ld), its info at info + m info_s,
+// its leaves' cells at cells + m cells_s.
+struct Set {
+  double* M;
+  std::int64_t ld, bs;
+  int count;
+  int* info;
+  std::int64_t info_s;
+  int* cells;
+  int cells_s;
+};
+
 template <int W, bool CM>
-void update(cudaStream_t s, double* M, std::int64_t ld, int r0, int nr, int k0, int nk,
-            const int* info) {
+void update(cudaStream_t s, const Set& m, int r0, int nr, int k0, int nk) {
   if (nr <= 0 || nk <= 0) return;
   const int br = (nr + NB - 1) / NB;
-  launch_chained(&update_kernel<double, W, CM>, br * (br + 1) / 2, 128, update_smem, s,
-                 "large update launch", M, ld, r0, nr, k0, nk, info);
+  launch_chained(&update_kernel<double, W, CM>, dim3(br * (br + 1) / 2, m.count), 128, update_smem,
+                 s, "large update launch", m.M, m.ld, m.bs, r0, nr, k0, nk,
+                 static_cast<const int*>(m.info), m.info_s);
 }
 
 // Columns per group, the trailing update's depth: deeper groups mean fewer
@@ -375,16 +401,17 @@ inline int group_depth(int n) {
   return n >= 24576 ? 16 * NB : 8 * NB;
 }
 
-// The factorization of M (leading dimension ld, column-major when CM), with W
-// doubles per copy into shared memory and groups of G columns (a multiple of
-// NB).
-template <int W, bool CM>
-void factor(const Problem<double>& p, double* M, std::int64_t ld, int* cells, cudaStream_t stream,
-            int G) {
+// The factorization of the matrices of m (order n), with W doubles per copy
+// into shared memory, groups of G columns (a multiple of NB) and S slabs in
+// flight in the rows launches: four for one matrix (its launches are short
+// of thread blocks, and deeper copies hide more of each block's latency),
+// two for several, so that two thread blocks fit on an SM.
+template <int W, bool CM, int S>
+void factor(const Problem<double>& p, const Set& m, cudaStream_t stream, int G) {
   const int n = p.n;
-  int* info = p.info;
+  auto* rows = &rows_kernel<double, W, CM, S>;
   allow_shared(&update_kernel<double, W, CM>, update_smem, "large update shared memory");
-  allow_shared(&rows_kernel<double, W, CM>, rows_smem, "large rows shared memory");
+  allow_shared(rows, rows_smem(S), "large rows shared memory");
   // The leaf: the tile kernel of 16 x 16 threads, 4 x 4 elements each, one
   // matrix per block (as launch_tile<double, 16, 4, 1, Op::Potrf> with one
   // matrix per block, launched here as a step of the chain).
@@ -396,22 +423,66 @@ void factor(const Problem<double>& p, double* M, std::int64_t ld, int* cells, cu
     for (int c = k0; c < k1; c += NB) {
       const int w = std::min(NB, n - c), below = n - c - w;
       Problem<double> d;
-      d.batch = 1;
+      d.batch = m.count;
       d.n = w;
-      d.a = M + at<CM>(ld, c, c);
-      d.a_bs = ld * w;
-      d.a_rs = CM ? 1 : ld;
-      d.a_cs = CM ? ld : 1;
-      d.info = cells + c / NB;
-      d.info_s = 1;
+      d.a = m.M + at<CM>(m.ld, c, c);
+      d.a_bs = m.bs;
+      d.a_rs = CM ? 1 : m.ld;
+      d.a_cs = CM ? m.ld : 1;
+      d.info = m.cells + c / NB;
+      d.info_s = m.cells_s;
       d.fast_math = p.fast_math;
-      launch_chained(leaf, 1, 256, leaf_smem, stream, "large leaf launch", d, std::int64_t(0), 1);
-      launch_chained(&rows_kernel<double, W, CM>, std::max(1, (below + NB - 1) / NB), 128,
-                     rows_smem, stream, "large rows launch", M, ld, c + w, below, k0, k1, c, w,
-                     info, static_cast<const int*>(cells + c / NB));
+      launch_chained(leaf, m.count, 256, leaf_smem, stream, "large leaf launch", d, std::int64_t(0),
+                     1);
+      launch_chained(rows, dim3(std::max(1, (below + NB - 1) / NB), m.count), 128, rows_smem(S),
+                     stream, "large rows launch", m.M, m.ld, m.bs, c + w, below, k0, k1, c, w,
+                     m.info, m.info_s, static_cast<const int*>(m.cells + c / NB), m.cells_s);
     }
-    update<W, CM>(stream, M, ld, k1, n - k1, k0, k1 - k0, info);
+    update<W, CM>(stream, m, k1, n - k1, k0, k1 - k0);
   }
+}
+
+// info[m info_s] = 0 for m < count (a template: defined in every
+// translation unit that includes it, as a kernel must be).
+template <class I>
+__global__ void __launch_bounds__(256) clear_info(I* info, std::int64_t info_s, int count) {
+  const int m = blockIdx.x * 256 + threadIdx.x;
+  if (m < count) info[std::int64_t(m) * info_s] = 0;
+}
+
+template <bool CM>
+void factor_all(const Problem<double>& p, cudaStream_t stream) {
+  const std::int64_t ld = p.a_rs == 1 ? p.a_cs : p.a_rs;
+  const int blocks = (p.n + NB - 1) / NB;
+  const int G = group_depth(p.n);
+  // blockIdx.y takes the matrix: at most 65535 per launch.
+  const int chunk = int(std::min<std::int64_t>(p.batch, 65535));
+  int* cells = nullptr;
+  check(cudaMallocAsync(reinterpret_cast<void**>(&cells), sizeof(int) * blocks * chunk, stream),
+        "large: cudaMallocAsync");
+  const bool vec = ld % 2 == 0 && (p.batch == 1 || p.a_bs % 2 == 0) &&
+                   reinterpret_cast<std::uintptr_t>(p.a) % 16 == 0;
+  for (std::int64_t b0 = 0; b0 < p.batch; b0 += chunk) {
+    const int count = int(std::min<std::int64_t>(chunk, p.batch - b0));
+    const Set m{p.a + b0 * p.a_bs,      ld,       p.a_bs, count,
+                p.info + b0 * p.info_s, p.info_s, cells,  blocks};
+    check(cudaMemsetAsync(cells, 0, sizeof(int) * blocks * count, stream),
+          "large: cudaMemsetAsync");
+    clear_info<<<(count + 255) / 256, 256, 0, stream>>>(m.info, m.info_s, count);
+    check(cudaGetLastError(), "large info launch");
+    if (p.batch == 1) {
+      if (vec)
+        factor<2, CM, 4>(p, m, stream, G);
+      else
+        factor<1, CM, 4>(p, m, stream, G);
+    } else {
+      if (vec)
+        factor<2, CM, 2>(p, m, stream, G);
+      else
+        factor<1, CM, 2>(p, m, stream, G);
+    }
+  }
+  check(cudaFreeAsync(cells, stream), "large: cudaFreeAsync");
 }
 
 }  // namespace large_detail
@@ -428,40 +499,25 @@ std::int64_t large_ld(const Problem<T>& p) {
 }
 
 // Whether the large-matrix factorization can take p (the caller keeps it to
-// orders above the tables): one matrix with a unit stride along its rows or
-// its columns, without write_transposed, on a device with the m16n8k4
-// double-precision MMA (compute capability 9.0 or newer; older devices take
-// the Blocked path). float runs through a double copy
-// (Batchol_CudaLargeFloat.cuh).
+// orders above the tables): matrices with a unit stride along their rows or
+// their columns (not interleaved), without write_transposed, on a device
+// with the m16n8k4 double-precision MMA (compute capability 9.0 or newer;
+// older devices take the Blocked path). double takes batches, float one
+// matrix, through a double copy (Batchol_CudaLargeFloat.cuh).
 template <class T>
 bool large_serves(const Problem<T>& p) {
   const bool unit = p.a_cs == 1 || p.a_rs == 1;
-  return p.batch == 1 && unit && large_ld(p) >= p.n && !p.mirror && current_device().major >= 9;
+  const bool count = std::is_same_v<T, double> || p.batch == 1;
+  return count && unit && large_ld(p) >= p.n && (p.batch == 1 || p.a_bs != 1) && !p.mirror &&
+         current_device().major >= 9;
 }
 
-// potrf of the single matrix of p (large_serves(p)) on `stream`.
+// potrf of every matrix of p (large_serves(p)) on `stream`.
 inline void large_potrf(const Problem<double>& p, cudaStream_t stream) {
-  const int blocks = (p.n + large_detail::NB - 1) / large_detail::NB;
-  int* cells = nullptr;
-  check(cudaMallocAsync(reinterpret_cast<void**>(&cells), sizeof(int) * blocks, stream),
-        "large: cudaMallocAsync");
-  check(cudaMemsetAsync(cells, 0, sizeof(int) * blocks, stream), "large: cudaMemsetAsync");
-  check(cudaMemsetAsync(p.info, 0, sizeof(int), stream), "large: cudaMemsetAsync");
-  const std::int64_t ld = large_ld(p);
-  const int G = large_detail::group_depth(p.n);
-  const bool vec = ld % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.a) % 16 == 0;
-  if (large_column_major(p)) {
-    if (vec)
-      large_detail::factor<2, true>(p, p.a, ld, cells, stream, G);
-    else
-      large_detail::factor<1, true>(p, p.a, ld, cells, stream, G);
-  } else {
-    if (vec)
-      large_detail::factor<2, false>(p, p.a, ld, cells, stream, G);
-    else
-      large_detail::factor<1, false>(p, p.a, ld, cells, stream, G);
-  }
-  check(cudaFreeAsync(cells, stream), "large: cudaFreeAsync");
+  if (large_column_major(p))
+    large_detail::factor_all<true>(p, stream);
+  else
+    large_detail::factor_all<false>(p, stream);
 }
 
 }  // namespace batchol::cuda

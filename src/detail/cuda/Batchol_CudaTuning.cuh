@@ -15,8 +15,11 @@
 // (Batchol_Dispatch.hpp).
 //
 // The tuned tables end at n = 128. Above, up to 512, potrf runs the rows of
-// LargeTable, potrs and trsv those of LargeSolveTable (below), and posv is
-// that potrf followed by that potrs (cuda::run).
+// LargeTable (in double from n = 289 the large-matrix factorization of
+// Batchol_CudaLarge.cuh), potrs and trsv those of LargeSolveTable (below),
+// and posv is that potrf followed by that potrs (cuda::run). Above 512 the
+// large-matrix factorization takes every batch in double and one float
+// matrix, the large-matrix solves one matrix.
 #ifndef BATCHOL_CUDA_TUNING_CUH
 #define BATCHOL_CUDA_TUNING_CUH
 
@@ -38,11 +41,27 @@ inline constexpr int large_max_n = 512;
 inline constexpr int tuned_max_n =
     BATCHOL_CUDA_MAX_N < table_max_n ? BATCHOL_CUDA_MAX_N : table_max_n;
 inline constexpr int max_n = BATCHOL_CUDA_MAX_N < large_max_n ? BATCHOL_CUDA_MAX_N : large_max_n;
+// The order from which batches of double matrices take the large-matrix
+// factorization instead of LargeTable (large_batch_pays).
+inline constexpr int large_batch_min_n = 289;
 
 // Whether the tables have a kernel for order n (none for n = 0: an empty
 // matrix needs no kernel, only its info, which the Generic path writes).
 inline bool has_kernel(int n) {
   return n >= 1 && n <= max_n;
+}
+
+// Whether the large-matrix factorization beats LargeTable's rows on p: in
+// double from n = 289, at every batch size, where the rows' register tiles
+// give way to the panel kernel (H200, ns per matrix in a 256 MB batch /
+// microseconds for one matrix, large-matrix against LargeTable, row-major:
+// n = 320 1738 / 209 against 2932 / 281, n = 512 5539 / 313 against
+// 8739 / 809). At n = 288 the two are even on large batches (1765 against
+// 1858 row-major, 1849 against 1758 column-major) and the rows ahead for
+// one matrix (253 against 218).
+template <class T>
+bool large_batch_pays(const Problem<T>& p) {
+  return std::is_same_v<T, double> && p.n >= large_batch_min_n && large_serves(p);
 }
 
 // Whether the Cuda path takes operation OP on p: the tables' orders, and
@@ -51,7 +70,11 @@ inline bool has_kernel(int n) {
 template <Op OP, class T>
 bool serves(const Problem<T>& p) {
   constexpr bool large_op = OP == Op::Potrf || OP == Op::Posv || OP == Op::Potrs;
-  return has_kernel(p.n) || (large_op && p.n > max_n && large_serves(p));
+  // The large-matrix solves take one matrix: batches above max_n solve on
+  // the Blocked path.
+  const bool large =
+      large_op && p.n > max_n && large_serves(p) && (OP == Op::Potrf || p.batch == 1);
+  return has_kernel(p.n) || large;
 }
 
 // ---- the factorization tables: potrf and posv ----------------------------------
@@ -367,7 +390,13 @@ Launch launch_tuned(const Problem<T>& p, cudaStream_t stream) {
       large_potrf(p, stream);
       return Launch::Done;
     }
-    if (p.n > table_max_n) return launch_table<OP, T, LargeTable, table_max_n>(p, stream);
+    if (p.n > table_max_n) {
+      if (large_batch_pays(p)) {
+        large_potrf(p, stream);
+        return Launch::Done;
+      }
+      return launch_table<OP, T, LargeTable, table_max_n>(p, stream);
+    }
   }
   if constexpr (OP == Op::Potrs) {
     if (p.n > max_n) {
