@@ -72,7 +72,7 @@ ImplList<T, Layout> implementations() {
 #endif
 #if defined(BATCHOL_BENCH_RUN_CUDA_LIBS)
   using K = typename CudaLibImpl<T, Layout>::Kind;
-  for (const auto k : {K::Cusolver, K::CusolverUpper, K::Trsm, K::Getrf})
+  for (const auto k : {K::Cusolver, K::CusolverUpper, K::Trsm, K::Getrf, K::PotriTrsm})
     list.push_back(std::make_shared<CudaLibImpl<T, Layout>>(k));
   list.push_back(std::make_shared<CusolverXpotrfImpl<T, Layout>>(false));
   list.push_back(std::make_shared<CusolverXpotrfImpl<T, Layout>>(true));
@@ -204,7 +204,8 @@ inline std::string competitors() {
 #endif
 #endif
 #if defined(BATCHOL_BENCH_RUN_CUDA_LIBS)
-  s += ", cusolver, cusolver_upper, cublas_trsm, cublas_getrf, cusolver_xpotrf, cublas_gemm";
+  s += ", cusolver, cusolver_upper, cublas_trsm, cublas_getrf, cusolver_xpotrf, cublas_gemm, "
+       "cusolver_trsm";
 #endif
 #if defined(BATCHOL_BENCH_RUN_CUSOLVERDX)
   s += ", cusolverdx";
