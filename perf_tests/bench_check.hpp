@@ -153,13 +153,69 @@ double solve_error(const Case& c, const HostMat<T, Layout>& M, const HostMat<T, 
   return worst;
 }
 
+// potri: the inverse X reconstructed from the triangle of F that `kind`
+// names (CholLower: the lower one, CholUpper: the upper one), and the
+// residual max |A X - I| / (max|A| max|X| n) over the rows factor_rows(n):
+// bounded by c n eps for a backward-stable inverse of a well-conditioned A.
+template <class T, class Layout>
+double inverse_error(const HostMat<T, Layout>& A0, const HostMat<T, Layout>& F, FactorKind kind,
+                     std::int64_t b, int n) {
+  const bool upper = kind == FactorKind::CholUpper;
+  std::vector<double> X(std::size_t(n) * n);
+  double amax = 0, xmax = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const int hi = std::max(i, j), lo = std::min(i, j);
+      const double x = upper ? F(b, lo, hi) : F(b, hi, lo);
+      X[std::size_t(i) * n + j] = x;
+      xmax = std::max(xmax, std::abs(x));
+      amax = std::max(amax, std::abs(double(A0(b, i, j))));
+    }
+  double rmax = 0;
+  for (const int i : factor_rows(n))
+    for (int j = 0; j < n; ++j) {
+      double s = 0;
+      for (int k = 0; k < n; ++k) s += double(A0(b, i, k)) * X[std::size_t(k) * n + j];
+      rmax = std::max(rmax, std::abs(s - (i == j ? 1.0 : 0.0)));
+    }
+  const double e = rmax / std::max(amax * xmax * n, 1e-300);
+  return std::isfinite(e) ? e : HUGE_VAL;
+}
+
+// logdet: |out - ref| / (n max(1, |ref|)), ref from a Cholesky factorization
+// of A0 in double on the host, so that the bound reads |out - ref| <=
+// tolerance * n * max(1, |ref|).
+template <class T, class Layout>
+double logdet_error(const HostMat<T, Layout>& A0, double out, std::int64_t b, int n) {
+  std::vector<double> L(std::size_t(n) * n);
+  double ref = 0;
+  for (int j = 0; j < n; ++j) {
+    double d = A0(b, j, j);
+    for (int k = 0; k < j; ++k) d -= L[std::size_t(j) * n + k] * L[std::size_t(j) * n + k];
+    const double s = std::sqrt(d);  // NaN when A0 is not SPD: the check fails
+    L[std::size_t(j) * n + j] = s;
+    ref += 2 * std::log(s);
+    for (int i = j + 1; i < n; ++i) {
+      double v = A0(b, i, j);
+      for (int k = 0; k < j; ++k) v -= L[std::size_t(i) * n + k] * L[std::size_t(j) * n + k];
+      L[std::size_t(i) * n + j] = v / s;
+    }
+  }
+  const double e = std::abs(out - ref) / (std::max(n, 1) * std::max(1.0, std::abs(ref)));
+  return std::isfinite(e) ? e : HUGE_VAL;
+}
+
 struct CheckResult {
   double error = 0;             // worst backward error over the matrices checked
   std::int64_t over_bound = 0;  // matrices checked whose error exceeds the bound
   std::int64_t bad_info = 0;    // matrices reporting a failed factorization
+  // posv_mixed: matrices that fell back to a double factorization (iter < 0);
+  // potrf_shifted: matrices factored with a shift. Neither happens on the
+  // benchmark's well-conditioned data.
+  std::int64_t bad_output = 0;
   std::int64_t checked = 0;
   double bound = 0;
-  bool ok() const { return bad_info == 0 && over_bound == 0; }
+  bool ok() const { return bad_info == 0 && over_bound == 0 && bad_output == 0; }
 
   void add(double e) {
     error = std::max(error, e);
@@ -167,7 +223,9 @@ struct CheckResult {
   }
 };
 
-// Check one result slot: factor (potrf) or solution (others), and info.
+// Check one result slot: factor (potrf, potrf_shifted: in L), inverse
+// (potri), log-determinant (logdet) or solution (others), and info; for
+// posv_mixed and potrf_shifted also iter and shift on every matrix.
 template <class T, class Layout>
 CheckResult check_result(const DataSet<T, Layout>& d, const Slot<T, Layout>& s, FactorKind kind,
                          double budget_flops) {
@@ -176,11 +234,27 @@ CheckResult check_result(const DataSet<T, Layout>& d, const Slot<T, Layout>& s, 
   r.bound = tolerance<T>(c.n);
   const auto info = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.info);
   for (std::int64_t b = 0; b < c.batch; ++b) r.bad_info += info(b) != 0;
+  if (c.routine == Routine::PosvMixed) {
+    const auto iter = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.iter);
+    for (std::int64_t b = 0; b < c.batch; ++b) r.bad_output += iter(b) < 0;
+  }
   const auto idx = sample_indices(c.batch, c.n, c.has_rhs() ? c.nrhs : 1, budget_flops);
   r.checked = static_cast<std::int64_t>(idx.size());
-  if (c.routine == Routine::Potrf) {
-    const HostMat<T, Layout> F = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.A);
+  if (c.routine == Routine::Potrf || c.routine == Routine::PotrfShifted) {
+    const bool shifted = c.routine == Routine::PotrfShifted;
+    const HostMat<T, Layout> F =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), shifted ? s.L : s.A);
     for (const auto b : idx) r.add(factor_error(d.hA0, F, kind, b, c.n));
+    if (shifted) {
+      const auto shift = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.out);
+      for (std::int64_t b = 0; b < c.batch; ++b) r.bad_output += !(shift(b) == T(0));
+    }
+  } else if (c.routine == Routine::Potri) {
+    const HostMat<T, Layout> F = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.A);
+    for (const auto b : idx) r.add(inverse_error(d.hA0, F, kind, b, c.n));
+  } else if (c.routine == Routine::Logdet) {
+    const auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.out);
+    for (const auto b : idx) r.add(logdet_error(d.hA0, double(out(b)), b, c.n));
   } else {
     const HostMat<T, Layout> X = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.B);
     const auto& M = c.routine == Routine::Trsv ? d.hF0 : d.hA0;

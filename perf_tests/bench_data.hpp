@@ -11,7 +11,9 @@
 #include <detail/Batchol_Compat.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <memory>
+#include <string>
 
 namespace bench {
 
@@ -99,11 +101,18 @@ struct Slot {
   };
   Mat3<T, Layout> A, B;
   Info info;
+  // Results that are neither in A nor in B, only written: potrf_shifted's
+  // factor L (its A is only read), logdet's values and potrf_shifted's shifts
+  // (out), posv_mixed's refinement steps (iter).
+  Mat3<T, Layout> L;
+  Kokkos::View<T*, MemSpace> out;
+  Info iter;
   std::shared_ptr<Aux> aux;  // per-slot state of an implementation (pointer arrays, ...)
 
   Vec2<T, Layout> b2() const { return Vec2<T, Layout>(B.data(), B.extent(0), B.extent(1)); }
 
-  static Slot allocate(const Case& c, const std::string& label) {
+  // outputs: false for the pristine input, which needs no result Views.
+  static Slot allocate(const Case& c, const std::string& label, bool outputs = true) {
     Slot s;
     const auto alloc = [&](const char* what) {
       return Kokkos::view_alloc(Kokkos::WithoutInitializing, label + what);
@@ -111,6 +120,18 @@ struct Slot {
     s.A = Mat3<T, Layout>(alloc("_A"), c.batch, c.n, c.n);
     if (c.has_rhs()) s.B = Mat3<T, Layout>(alloc("_B"), c.batch, c.n, c.nrhs);
     s.info = Info(alloc("_info"), c.batch);
+    if (!outputs) return s;
+    // Values no correct run leaves, so that an implementation that writes
+    // nothing fails its check.
+    if (c.routine == Routine::PotrfShifted) s.L = Mat3<T, Layout>(alloc("_L"), c.batch, c.n, c.n);
+    if (c.routine == Routine::Logdet || c.routine == Routine::PotrfShifted) {
+      s.out = Kokkos::View<T*, MemSpace>(alloc("_out"), c.batch);
+      Kokkos::deep_copy(s.out, std::numeric_limits<T>::quiet_NaN());
+    }
+    if (c.routine == Routine::PosvMixed) {
+      s.iter = Info(alloc("_iter"), c.batch);
+      Kokkos::deep_copy(s.iter, std::numeric_limits<int>::min());
+    }
     return s;
   }
 
@@ -122,7 +143,8 @@ struct Slot {
   }
 
   std::size_t bytes() const {
-    return (A.size() + B.size()) * sizeof(T) + info.size() * sizeof(int);
+    return (A.size() + B.size() + L.size() + out.size()) * sizeof(T) +
+           (info.size() + iter.size()) * sizeof(int);
   }
 };
 

@@ -15,7 +15,8 @@
 //                                   batch (BATCHOL_BENCH_MAX_GFLOP; default 1 on a
 //                                   host execution space, none on a GPU)
 //   --batchol_precisions=float,double   --batchol_layouts=left,right
-//   --batchol_routines=potrf,potrs,trsv,posv
+//   --batchol_routines=potrf,potrs,trsv,posv   (the default; also potri,
+//                                   logdet, posv_mixed, potrf_shifted)
 //   --batchol_nrhs=1,8              right-hand sides of potrs and posv (BATCHOL_BENCH_NRHS;
 //                                   default: 1 and 8 for potrs, 1 for posv)
 //   --batchol_cache=cold|warm|both  cold (default): inputs evicted from cache
@@ -165,7 +166,9 @@ inline Grid parse_grid(int& argc, char** argv) {
 inline std::vector<std::int64_t> batches_for(const Grid& g, const Case& shape, std::size_t scalar,
                                              std::size_t free_bytes) {
   const double matrix_bytes = double(shape.n) * shape.n * scalar;
-  const double per_matrix = matrix_bytes + 2.0 * shape.n * shape.nrhs * scalar;
+  // potrf_shifted's L and cusolver_trsm's inverse are a second matrix.
+  const bool two = shape.routine == Routine::PotrfShifted || shape.routine == Routine::Potri;
+  const double per_matrix = (two ? 2 : 1) * matrix_bytes + 2.0 * shape.n * shape.nrhs * scalar;
   std::int64_t cap = static_cast<std::int64_t>(0.5 * free_bytes / (6.0 * per_matrix));
   if (g.max_gflop > 0)
     cap = std::min<std::int64_t>(

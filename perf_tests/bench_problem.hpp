@@ -11,20 +11,33 @@
 
 namespace bench {
 
-enum class Routine { Potrf, Potrs, Trsv, Posv };
+// The last four are measured only by the implementations whose supports()
+// names them (see Case::basic()).
+enum class Routine { Potrf, Potrs, Trsv, Posv, Potri, Logdet, PosvMixed, PotrfShifted };
 
 struct Case {
   Routine routine = Routine::Potrf;
   int n = 0;
   std::int64_t batch = 0;
-  int nrhs = 1;                                        // potrs / posv (trsv: 1)
+  int nrhs = 1;                                        // potrs / posv (trsv, posv_mixed: 1)
   batchol::Uplo uplo = batchol::Uplo::Lower;           // trsv only
   batchol::Trans trans = batchol::Trans::NoTranspose;  // trsv only
   bool warm_cache = false;                             // true: measure with the batch left in cache
 
-  bool has_rhs() const { return routine != Routine::Potrf; }
-  // potrs and trsv start from a factor, potrf and posv from the SPD matrix.
+  bool has_rhs() const {
+    return routine == Routine::Potrs || routine == Routine::Trsv || routine == Routine::Posv ||
+           routine == Routine::PosvMixed;
+  }
+  // potrs and trsv start from a factor, every other routine from the SPD matrix.
   bool starts_from_factor() const { return routine == Routine::Potrs || routine == Routine::Trsv; }
+  // The routines every implementation class was written for. The others
+  // (potri, logdet, posv_mixed, potrf_shifted) leave results where these do
+  // not (the inverse, Slot::out, Slot::iter, Slot::L), so a class measures
+  // them only where it says so.
+  bool basic() const {
+    return routine == Routine::Potrf || routine == Routine::Potrs || routine == Routine::Trsv ||
+           routine == Routine::Posv;
+  }
 
   std::string routine_name() const {
     switch (routine) {
@@ -37,13 +50,27 @@ struct Case {
       case Routine::Trsv:
         return std::string("trsv_") + (uplo == batchol::Uplo::Lower ? "lower" : "upper") +
                (trans == batchol::Trans::NoTranspose ? "_notrans" : "_trans");
+      case Routine::Potri:
+        return "potri";
+      case Routine::Logdet:
+        return "logdet";
+      case Routine::PosvMixed:
+        return "posv_mixed";
+      case Routine::PotrfShifted:
+        return "potrf_shifted";
     }
     return "?";
   }
 };
 
 // Flops per matrix: POTRF n^3/3 + n^2/2 + n/6; a triangular solve n^2 per
-// right-hand side (LAPACK's operation counts); POTRS two of them.
+// right-hand side (LAPACK's operation counts); POTRS two of them. The
+// composite routines count what they do: potri is measured from the SPD
+// matrix (potrf, then POTRI's 2n^3/3, the leading terms of TRTRI and LAUUM,
+// n^3/3 each), logdet is potrf and n logarithms summed, posv_mixed is counted
+// as posv (the refinement steps are the price of the float factor, not work a
+// double posv needs), potrf_shifted as potrf (no matrix of the benchmark
+// needs a retry).
 inline double flops_per_matrix(const Case& c) {
   const double n = c.n;
   const double potrf = n * n * n / 3 + n * n / 2 + n / 6;
@@ -56,13 +83,23 @@ inline double flops_per_matrix(const Case& c) {
     case Routine::Trsv:
       return trsv;
     case Routine::Posv:
+    case Routine::PosvMixed:
       return potrf + 2 * trsv;
+    case Routine::Potri:
+      return potrf + 2 * n * n * n / 3;
+    case Routine::Logdet:
+      return potrf + n;
+    case Routine::PotrfShifted:
+      return potrf;
   }
   return 0;
 }
 
 // Fewest bytes per matrix: the triangle read once (and written once when it
-// is factored), the right-hand sides read once and written once.
+// is factored), the right-hand sides read once and written once. potri: A
+// read, the inverse written in place (the factor between them need not leave
+// the chip); logdet: potrf's, and the value written; potrf_shifted: A read, L
+// written, and the shift.
 inline double min_bytes_per_matrix(const Case& c, std::size_t scalar_bytes) {
   const double s = static_cast<double>(scalar_bytes);
   const double n = c.n;
@@ -70,8 +107,13 @@ inline double min_bytes_per_matrix(const Case& c, std::size_t scalar_bytes) {
   const double rhs = c.has_rhs() ? 2 * n * c.nrhs * s : 0;
   switch (c.routine) {
     case Routine::Potrf:
+    case Routine::Potri:
       return 2 * triangle;
+    case Routine::Logdet:
+    case Routine::PotrfShifted:
+      return 2 * triangle + s;
     case Routine::Posv:
+    case Routine::PosvMixed:
       return 2 * triangle + rhs;
     case Routine::Potrs:
     case Routine::Trsv:

@@ -78,6 +78,8 @@ inline std::string describe(const CheckResult& r) {
   out << "wrong result: " << r.over_bound << " of " << r.checked
       << " matrices checked have a backward error above " << r.bound << " (worst " << r.error
       << "), " << r.bad_info << " matrices report info != 0";
+  if (r.bad_output)
+    out << ", " << r.bad_output << " matrices report a fallback (iter < 0) or a shift != 0";
   return out.str();
 }
 
@@ -87,7 +89,7 @@ std::unique_ptr<Entry<T, Layout>> make_entry(const Exec& exec, const Case& c,
   auto e = std::make_unique<Entry<T, Layout>>();
   e->key = key;
   e->data = DataSet<T, Layout>::make(exec, c);
-  e->pristine = Slot<T, Layout>::allocate(c, "pristine");
+  e->pristine = Slot<T, Layout>::allocate(c, "pristine", false);
   impl.prepare(exec, e->data, e->pristine);
   exec.fence();
 

@@ -32,6 +32,8 @@
 #endif
 
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace bench {
@@ -70,7 +72,7 @@ ImplList<T, Layout> implementations() {
 #endif
 #if defined(BATCHOL_BENCH_RUN_CUDA_LIBS)
   using K = typename CudaLibImpl<T, Layout>::Kind;
-  for (const auto k : {K::Cusolver, K::CusolverUpper, K::Trsm, K::Getrf})
+  for (const auto k : {K::Cusolver, K::CusolverUpper, K::Trsm, K::Getrf, K::PotriTrsm})
     list.push_back(std::make_shared<CudaLibImpl<T, Layout>>(k));
   list.push_back(std::make_shared<CusolverXpotrfImpl<T, Layout>>(false));
   list.push_back(std::make_shared<CusolverXpotrfImpl<T, Layout>>(true));
@@ -113,6 +115,16 @@ inline std::vector<Case> shapes(const Grid& g) {
       c.nrhs = nrhs;
       out.push_back(c);
     }
+  // Not in the default list: measured only when --batchol_routines names them.
+  c.nrhs = 1;
+  for (const auto& [name, r] :
+       {std::pair{"potri", Routine::Potri}, std::pair{"logdet", Routine::Logdet},
+        std::pair{"posv_mixed", Routine::PosvMixed},
+        std::pair{"potrf_shifted", Routine::PotrfShifted}})
+    if (g.has_routine(name)) {
+      c.routine = r;
+      out.push_back(c);
+    }
   return out;
 }
 
@@ -120,7 +132,9 @@ template <class T, class Layout>
 int register_all(const Grid& g, std::size_t free_bytes) {
   const auto impls = implementations<T, Layout>();
   int count = 0;
-  for (const Case& shape : shapes(g))
+  for (const Case& shape : shapes(g)) {
+    // posv_mixed solves double systems (through a float factor).
+    if (shape.routine == Routine::PosvMixed && !std::is_same_v<T, double>) continue;
     for (const int n : g.n) {
       Case c = shape;
       c.n = n;
@@ -145,6 +159,7 @@ int register_all(const Grid& g, std::size_t free_bytes) {
           }
         }
     }
+  }
   return count;
 }
 
@@ -189,7 +204,8 @@ inline std::string competitors() {
 #endif
 #endif
 #if defined(BATCHOL_BENCH_RUN_CUDA_LIBS)
-  s += ", cusolver, cusolver_upper, cublas_trsm, cublas_getrf, cusolver_xpotrf, cublas_gemm";
+  s += ", cusolver, cusolver_upper, cublas_trsm, cublas_getrf, cusolver_xpotrf, cublas_gemm, "
+       "cusolver_trsm";
 #endif
 #if defined(BATCHOL_BENCH_RUN_CUSOLVERDX)
   s += ", cusolverdx";

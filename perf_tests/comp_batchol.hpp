@@ -9,6 +9,8 @@
 #include <Batchol.hpp>
 
 #include <stdexcept>
+#include <type_traits>
+#include <vector>
 
 namespace bench {
 
@@ -34,6 +36,7 @@ inline const char* path_name(batchol::Path p) {
 struct PathSupport {
   batchol::Path path = batchol::Path::Auto;
   bool potrf = false, potrs = false, trsv = false, posv = false;
+  bool potri = false, logdet = false, posv_mixed = false, potrf_shifted = false;
 
   bool routine(Routine r) const {
     switch (r) {
@@ -45,6 +48,14 @@ struct PathSupport {
         return trsv;
       case Routine::Posv:
         return posv;
+      case Routine::Potri:
+        return potri;
+      case Routine::Logdet:
+        return logdet;
+      case Routine::PosvMixed:
+        return posv_mixed;
+      case Routine::PotrfShifted:
+        return potrf_shifted;
     }
     return false;
   }
@@ -64,11 +75,14 @@ bool accepted(F&& call) {
 // that the harness can compile it in one translation unit (T = double).
 template <class T = double>
 std::vector<PathSupport> available_paths() {
-  std::vector<PathSupport> out;
+  std::vector<PathSupport> paths;
   const Exec exec;
   Kokkos::View<T***, MemSpace> A("probe_A", 1, 2, 2);
   Kokkos::View<T**, MemSpace> b("probe_b", 1, 2);
   Kokkos::View<int*, MemSpace> info("probe_info", 1);
+  Kokkos::View<T***, MemSpace> L("probe_L", 1, 2, 2);
+  Kokkos::View<T*, MemSpace> out("probe_out", 1);
+  Kokkos::View<int*, MemSpace> iter("probe_iter", 1);
   for (const auto p : {batchol::Path::Generic, batchol::Path::Host, batchol::Path::Cuda,
                        batchol::Path::Blocked, batchol::Path::Auto}) {
     batchol::Options opts;
@@ -83,10 +97,18 @@ std::vector<PathSupport> available_paths() {
       batchol::trsv(exec, batchol::Uplo::Lower, batchol::Trans::NoTranspose, A, b, opts);
     });
     s.posv = accepted([&] { batchol::posv(exec, A, b, info, opts); });
+    s.potri = accepted([&] { batchol::potri(exec, A, info, opts); });
+    s.logdet = accepted([&] { batchol::logdet(exec, A, info, out, opts); });
+    if constexpr (std::is_same_v<T, double>)  // double systems only
+      s.posv_mixed = accepted([&] { batchol::posv_mixed(exec, A, b, info, iter, opts); });
+    s.potrf_shifted =
+        accepted([&] { batchol::potrf_shifted(exec, A, L, info, out, batchol::Shift{}, opts); });
     exec.fence();
-    if (s.potrf || s.potrs || s.trsv || s.posv || p == batchol::Path::Auto) out.push_back(s);
+    if (s.potrf || s.potrs || s.trsv || s.posv || s.potri || s.logdet || s.posv_mixed ||
+        s.potrf_shifted || p == batchol::Path::Auto)
+      paths.push_back(s);
   }
-  return out;
+  return paths;
 }
 
 // A variant of a path for the routines that factor, as a series of its own:
@@ -108,9 +130,12 @@ class BatcholImpl final : public Impl<T, Layout> {
             : variant_ == Variant::Upper ? "_upper"
                                          : "");
   }
+  // The variants only for potrf and posv; posv_mixed only in double (the
+  // harness registers it only there).
   bool supports(const Case& c) const override {
     const bool factors = c.routine == Routine::Potrf || c.routine == Routine::Posv;
-    return support_.routine(c.routine) && (factors || variant_ == Variant::Default);
+    return support_.routine(c.routine) && (factors || variant_ == Variant::Default) &&
+           (c.routine != Routine::PosvMixed || std::is_same_v<T, double>);
   }
   FactorKind factor_kind() const override {
     return variant_ == Variant::Upper ? FactorKind::CholUpper : FactorKind::CholLower;
@@ -139,6 +164,21 @@ class BatcholImpl final : public Impl<T, Layout> {
           batchol::posv(exec, s.A, s.b2(), s.info, opts);
         else
           batchol::posv(exec, s.A, s.B, s.info, opts);
+        break;
+      case Routine::Potri:  // what a user does to get inv(A)
+        batchol::potrf(exec, s.A, s.info, opts);
+        batchol::potri(exec, s.A, s.info, opts);
+        break;
+      case Routine::Logdet:
+        batchol::potrf(exec, s.A, s.info, opts);
+        batchol::logdet(exec, s.A, s.info, s.out, opts);
+        break;
+      case Routine::PosvMixed:
+        if constexpr (std::is_same_v<T, double>)
+          batchol::posv_mixed(exec, s.A, s.b2(), s.info, s.iter, opts);
+        break;
+      case Routine::PotrfShifted:
+        batchol::potrf_shifted(exec, s.A, s.L, s.info, s.out, batchol::Shift{}, opts);
         break;
     }
   }

@@ -1,6 +1,7 @@
 // NVIDIA's batched routines on the same data: cuSOLVER potrfBatched /
-// potrsBatched (potrs only with nrhs = 1), cuBLAS trsmBatched (trsv, and potrs
-// as two trsm) and cuBLAS getrfBatched (LU without pivoting: a null pivot array, as
+// potrsBatched (potrs only with nrhs = 1), cuBLAS trsmBatched (trsv, potrs
+// as two trsm, and potri as potrfBatched and two trsm on the identity) and
+// cuBLAS getrfBatched (LU without pivoting: a null pivot array, as
 // for SPD matrices; Kurzak et al. compare against it). CUDA builds
 // only. They take arrays of pointers to column-major matrices, so only
 // LayoutRight batches (each matrix contiguous) can be given to them; a
@@ -185,8 +186,22 @@ template <class T, class Layout>
 struct Pointers : Slot<T, Layout>::Aux {
   Kokkos::View<std::uintptr_t*, MemSpace> a_ptr, b_ptr;
   Kokkos::View<int*, MemSpace> dinfo;
+  // potri (cusolver_trsm): the right-hand sides, the identity, solved into
+  // inv(A) beside A; each matrix contiguous, n x n.
+  Kokkos::View<T*, MemSpace> x;
   T** a() const { return reinterpret_cast<T**>(a_ptr.data()); }
   T** b() const { return reinterpret_cast<T**>(b_ptr.data()); }
+};
+
+// The identity in each n x n matrix of x.
+template <class T>
+struct IdentityFill {
+  Kokkos::View<T*, MemSpace> x;
+  std::int64_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    const std::int64_t e = k % (n * n);
+    x(k) = e / n == e % n ? T(1) : T(0);
+  }
 };
 
 inline cublasFillMode_t flip_uplo(batchol::Uplo u) {  // a row-major triangle read column-major
@@ -196,7 +211,11 @@ inline cublasFillMode_t flip_uplo(batchol::Uplo u) {  // a row-major triangle re
 }  // namespace cuda
 
 // kind: "cusolver" (potrf, potrs nrhs 1, posv), "cusolver_upper" (the same on
-// the mirrored triangle), "cublas_trsm" (trsv, potrs), "cublas_getrf" (potrf).
+// the mirrored triangle), "cublas_trsm" (trsv, potrs), "cublas_getrf" (potrf),
+// "cusolver_trsm" (potri: the inverse as a user of cuSOLVER and cuBLAS gets
+// it, potrfBatched, then L L^T X = I by two trsmBatched on an identity set up
+// in the timed run; X lands beside A and is copied into A, untimed, for the
+// check).
 //
 // Why two cuSOLVER series: the benchmark's matrices hold both triangles, so
 // cuSOLVER may factor either. Its upper mode (Batchol's lower triangle,
@@ -205,7 +224,7 @@ inline cublasFillMode_t flip_uplo(batchol::Uplo u) {  // a row-major triangle re
 template <class T, class Layout>
 class CudaLibImpl final : public Impl<T, Layout> {
  public:
-  enum class Kind { Cusolver, CusolverUpper, Trsm, Getrf };
+  enum class Kind { Cusolver, CusolverUpper, Trsm, Getrf, PotriTrsm };
   explicit CudaLibImpl(Kind k) : kind_(k) {}
 
   std::string name() const override {
@@ -218,6 +237,8 @@ class CudaLibImpl final : public Impl<T, Layout> {
         return "cublas_trsm";
       case Kind::Getrf:
         return "cublas_getrf";
+      case Kind::PotriTrsm:
+        return "cusolver_trsm";
     }
     return "";
   }
@@ -234,6 +255,8 @@ class CudaLibImpl final : public Impl<T, Layout> {
         return c.routine == Routine::Trsv || c.routine == Routine::Potrs;
       case Kind::Getrf:
         return c.routine == Routine::Potrf;
+      case Kind::PotriTrsm:
+        return c.routine == Routine::Potri;
     }
     return false;
   }
@@ -246,13 +269,19 @@ class CudaLibImpl final : public Impl<T, Layout> {
   void attach(const Exec& exec, const Case& c, Slot<T, Layout>& s) const override {
     auto p = std::make_shared<cuda::Pointers<T, Layout>>();
     p->a_ptr = Kokkos::View<std::uintptr_t*, MemSpace>("a_ptr", c.batch);
-    if (c.has_rhs()) p->b_ptr = Kokkos::View<std::uintptr_t*, MemSpace>("b_ptr", c.batch);
+    const bool inverse = kind_ == Kind::PotriTrsm;
+    if (c.has_rhs() || inverse)
+      p->b_ptr = Kokkos::View<std::uintptr_t*, MemSpace>("b_ptr", c.batch);
+    if (inverse)
+      p->x = Kokkos::View<T*, MemSpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "x"),
+                                        c.batch * c.n * c.n);
     p->dinfo = Kokkos::View<int*, MemSpace>("dinfo", 1);
+    T* const b = inverse ? p->x.data() : c.has_rhs() ? s.B.data() : nullptr;
     Kokkos::parallel_for(
         "bench::cuda_pointers",
         Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, c.batch),
-        cuda::PointerFill<T>{p->a_ptr, p->b_ptr, s.A.data(), c.has_rhs() ? s.B.data() : nullptr,
-                             std::int64_t(c.n) * c.n, std::int64_t(c.n) * c.nrhs});
+        cuda::PointerFill<T>{p->a_ptr, p->b_ptr, s.A.data(), b, std::int64_t(c.n) * c.n,
+                             std::int64_t(c.n) * (inverse ? c.n : c.nrhs)});
     exec.fence();
     s.aux = p;
   }
@@ -281,6 +310,22 @@ class CudaLibImpl final : public Impl<T, Layout> {
         cuda::check(cuda::getrf_batched(h.blas, n, p.a(), n, nullptr, s.info.data(), batch),
                     "cublas<t>getrfBatched");
         break;
+      case Kind::PotriTrsm: {
+        Kokkos::parallel_for(
+            "bench::cuda_identity",
+            Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, p.x.extent(0)),
+            cuda::IdentityFill<T>{p.x, n});
+        // Batchol's lower triangle L, read column-major, is U = L^T, and
+        // A = U^T U: U^T Y = I, then U X = Y.
+        cuda::check(cuda::potrf_batched(h.solver, CUBLAS_FILL_MODE_UPPER, n, p.a(), n,
+                                        s.info.data(), batch),
+                    "cusolverDn<t>potrfBatched");
+        for (const auto op : {CUBLAS_OP_T, CUBLAS_OP_N})
+          cuda::check(cuda::trsm_batched(h.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, op, n, n,
+                                         &one, p.a(), n, p.b(), n, batch),
+                      "cublas<t>trsmBatched");
+        break;
+      }
       case Kind::Trsm:
         if (c.routine == Routine::Trsv) {
           trsm(h.blas, c, c.uplo, c.trans, p, batch, &one);
@@ -290,6 +335,14 @@ class CudaLibImpl final : public Impl<T, Layout> {
         }
         break;
     }
+  }
+
+  // potri: X approximates the symmetric inv(A), so its column-major storage
+  // read row-major (its transpose) is an inverse as good.
+  void export_result(const Exec& exec, const Case& c, const Slot<T, Layout>& s) const override {
+    if (kind_ != Kind::PotriTrsm) return;
+    const auto& p = static_cast<const cuda::Pointers<T, Layout>&>(*s.aux);
+    Kokkos::deep_copy(exec, s.A, Mat3<T, Layout>(p.x.data(), c.batch, c.n, c.n));
   }
 
  private:

@@ -71,7 +71,7 @@ class CusolverXpotrfImpl final : public Impl<T, Layout> {
   }
   bool supports(const Case& c) const override {
     return std::is_same_v<Layout, Kokkos::LayoutRight> && std::is_same_v<Exec, Kokkos::Cuda> &&
-           c.routine != Routine::Trsv && c.batch <= cuda::per_matrix_max_batch;
+           c.basic() && c.routine != Routine::Trsv && c.batch <= cuda::per_matrix_max_batch;
   }
 
   void attach(const Exec& exec, const Case& c, Slot<T, Layout>& s) const override {

@@ -114,7 +114,8 @@ class CusolverDxImpl final : public Impl<T, Layout> {
   bool supports(const Case& c) const override {
     if (!std::is_same_v<Layout, Kokkos::LayoutRight> || !std::is_same_v<Exec, Kokkos::Cuda>)
       return false;
-    if (c.routine == Routine::Trsv || (c.routine == Routine::Posv && c.nrhs != 1)) return false;
+    if (!c.basic() || c.routine == Routine::Trsv || (c.routine == Routine::Posv && c.nrhs != 1))
+      return false;
     return cusolverdx::file_exists(cusolverdx::manifest_path<T>(c));
   }
 

@@ -153,7 +153,7 @@ class KbSerialImpl final : public Impl<T, Layout> {
   // lu: factor with SerialLU (potrf, posv); otherwise trsv on our factor (potrs, trsv).
   explicit KbSerialImpl(bool lu) : lu_(lu) {}
   std::string name() const override { return lu_ ? "kb_serial_lu" : "kb_serial_trsv"; }
-  bool supports(const Case& c) const override { return lu_ != c.starts_from_factor(); }
+  bool supports(const Case& c) const override { return c.basic() && lu_ != c.starts_from_factor(); }
   FactorKind factor_kind() const override { return FactorKind::LU; }
   void run(const Exec& exec, const Case& c, const Slot<T, Layout>& s) const override {
     Kokkos::parallel_for("bench::kb_serial", Range64(exec, 0, c.batch),
@@ -170,7 +170,7 @@ class KbTeamImpl final : public Impl<T, Layout> {
   explicit KbTeamImpl(bool lu) : lu_(lu) {}
   std::string name() const override { return lu_ ? "kb_team_lu" : "kb_team_trsv"; }
   bool supports(const Case& c) const override {
-    return lu_ != c.starts_from_factor() && c.batch <= std::int64_t(1) << 30;
+    return c.basic() && lu_ != c.starts_from_factor() && c.batch <= std::int64_t(1) << 30;
   }
   FactorKind factor_kind() const override { return FactorKind::LU; }
   void run(const Exec& exec, const Case& c, const Slot<T, Layout>& s) const override {
@@ -190,7 +190,7 @@ class KbPbtrfImpl final : public Impl<T, Layout> {
  public:
   std::string name() const override { return "kb_serial_pbtrf"; }
   bool supports(const Case& c) const override {
-    return c.routine != Routine::Trsv && std::is_same_v<Layout, Kokkos::LayoutRight>;
+    return c.basic() && c.routine != Routine::Trsv && std::is_same_v<Layout, Kokkos::LayoutRight>;
   }
   FactorKind factor_kind() const override { return FactorKind::BandLower; }
   void prepare(const Exec& exec, const DataSet<T, Layout>& d,

@@ -174,7 +174,7 @@ class MklCompactImpl final : public Impl<T, Layout> {
   std::string name() const override { return pack_ ? "mkl_compact_pack" : "mkl_compact"; }
 
   bool supports(const Case& c) const override {
-    if (!exec_is_host || c.routine == Routine::Trsv) return false;
+    if (!exec_is_host || !c.basic() || c.routine == Routine::Trsv) return false;
     return pack_ ? right : std::is_same_v<Layout, Kokkos::LayoutLeft>;
   }
 

@@ -73,6 +73,11 @@ struct NaiveKernel {
         }
         break;
       }
+      case Routine::Potri:  // not measured: see supports()
+      case Routine::Logdet:
+      case Routine::PosvMixed:
+      case Routine::PotrfShifted:
+        break;
     }
   }
 };
@@ -81,7 +86,7 @@ template <class T, class Layout>
 class NaiveImpl final : public Impl<T, Layout> {
  public:
   std::string name() const override { return "naive_loop"; }
-  bool supports(const Case&) const override { return true; }
+  bool supports(const Case& c) const override { return c.basic(); }
   void run(const Exec& exec, const Case& c, const Slot<T, Layout>& s) const override {
     Kokkos::parallel_for(
         "bench::naive",
