@@ -405,7 +405,7 @@ inline int group_depth(int n) {
 // into shared memory, groups of G columns (a multiple of NB) and S slabs in
 // flight in the rows launches: four for one matrix (its launches are short
 // of thread blocks, and deeper copies hide more of each block's latency),
-// two for several, so that two thread blocks fit on an SM.
+// two for several, so that three thread blocks fit on an SM.
 template <int W, bool CM, int S>
 void factor(const Problem<double>& p, const Set& m, cudaStream_t stream, int G) {
   const int n = p.n;
@@ -450,9 +450,10 @@ __global__ void __launch_bounds__(256) clear_info(I* info, std::int64_t info_s, 
   if (m < count) info[std::int64_t(m) * info_s] = 0;
 }
 
+// The factorization of every matrix of p, stored column-major (CM) or
+// row-major with leading dimension ld.
 template <bool CM>
-void factor_all(const Problem<double>& p, cudaStream_t stream) {
-  const std::int64_t ld = p.a_rs == 1 ? p.a_cs : p.a_rs;
+void factor_all(const Problem<double>& p, std::int64_t ld, cudaStream_t stream) {
   const int blocks = (p.n + NB - 1) / NB;
   const int G = group_depth(p.n);
   // blockIdx.y takes the matrix: at most 65535 per launch.
@@ -515,9 +516,9 @@ bool large_serves(const Problem<T>& p) {
 // potrf of every matrix of p (large_serves(p)) on `stream`.
 inline void large_potrf(const Problem<double>& p, cudaStream_t stream) {
   if (large_column_major(p))
-    large_detail::factor_all<true>(p, stream);
+    large_detail::factor_all<true>(p, large_ld(p), stream);
   else
-    large_detail::factor_all<false>(p, stream);
+    large_detail::factor_all<false>(p, large_ld(p), stream);
 }
 
 }  // namespace batchol::cuda

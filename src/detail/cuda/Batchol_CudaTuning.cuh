@@ -64,9 +64,10 @@ bool large_batch_pays(const Problem<T>& p) {
   return std::is_same_v<T, double> && p.n >= large_batch_min_n && large_serves(p);
 }
 
-// Whether the Cuda path takes operation OP on p: the tables' orders, and
-// potrf, potrs and posv of one large matrix (Batchol_CudaLarge.cuh,
-// Batchol_CudaLargeSolve.cuh, Batchol_CudaLargeFloat.cuh).
+// Whether the Cuda path takes operation OP on p: the tables' orders, potrf,
+// potrs and posv of one large matrix, and potrf of a batch of large double
+// matrices (Batchol_CudaLarge.cuh, Batchol_CudaLargeSolve.cuh,
+// Batchol_CudaLargeFloat.cuh).
 template <Op OP, class T>
 bool serves(const Problem<T>& p) {
   constexpr bool large_op = OP == Op::Potrf || OP == Op::Posv || OP == Op::Potrs;
@@ -385,18 +386,12 @@ Launch launch_solve(const Problem<T>& p, cudaStream_t stream) {
 template <Op OP, class T>
 Launch launch_tuned(const Problem<T>& p, cudaStream_t stream) {
   if constexpr (OP == Op::Potrf) {
-    if (p.n > max_n) {
+    if (p.n > max_n || large_batch_pays(p)) {
       if (!large_serves(p)) return Launch::NoKernel;
       large_potrf(p, stream);
       return Launch::Done;
     }
-    if (p.n > table_max_n) {
-      if (large_batch_pays(p)) {
-        large_potrf(p, stream);
-        return Launch::Done;
-      }
-      return launch_table<OP, T, LargeTable, table_max_n>(p, stream);
-    }
+    if (p.n > table_max_n) return launch_table<OP, T, LargeTable, table_max_n>(p, stream);
   }
   if constexpr (OP == Op::Potrs) {
     if (p.n > max_n) {
