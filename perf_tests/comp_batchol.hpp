@@ -98,7 +98,7 @@ std::vector<PathSupport> available_paths() {
     });
     s.posv = accepted([&] { batchol::posv(exec, A, b, info, opts); });
     s.potri = accepted([&] { batchol::potri(exec, A, info, opts); });
-    s.logdet = accepted([&] { batchol::logdet(exec, A, info, out, opts); });
+    s.logdet = accepted([&] { batchol::potrf(exec, A, info, out, opts); });
     if constexpr (std::is_same_v<T, double>)  // double systems only
       s.posv_mixed = accepted([&] { batchol::posv_mixed(exec, A, b, info, iter, opts); });
     s.potrf_shifted =
@@ -169,9 +169,8 @@ class BatcholImpl final : public Impl<T, Layout> {
         batchol::potrf(exec, s.A, s.info, opts);
         batchol::potri(exec, s.A, s.info, opts);
         break;
-      case Routine::Logdet:
-        batchol::potrf(exec, s.A, s.info, opts);
-        batchol::logdet(exec, s.A, s.info, s.out, opts);
+      case Routine::Logdet:  // potrf with its logdet output
+        batchol::potrf(exec, s.A, s.info, s.out, opts);
         break;
       case Routine::PosvMixed:
         if constexpr (std::is_same_v<T, double>)

@@ -24,23 +24,74 @@ constexpr bool path_available(Path path, bool variable_size = false) {
   return detail::provides<ExecSpace, OP>(path, variable_size);
 }
 
+namespace detail {
+
+// The logdet output of potrf and posv, when the call has none.
+struct NoLogdet {};
+
+template <class ExecSpace, class AView, class LogdetView, class T>
+void set_logdet(const char* routine, const AView& A, const LogdetView& logdet, Problem<T>& pr) {
+  if constexpr (!std::is_same_v<LogdetView, NoLogdet>) {
+    check_out<ExecSpace>(routine, "logdet", A, logdet);
+    set_out(pr, logdet);
+  }
+}
+
+template <class ExecSpace, class AView, class InfoView, class LogdetView>
+void potrf_call(const ExecSpace& exec, const AView& A, const InfoView& info,
+                const LogdetView& logdet, const Options& opts) {
+  constexpr const char* routine = "potrf";
+  check_matrices<ExecSpace>(routine, A);
+  static_assert(!std::is_const_v<typename AView::value_type>,
+                "batchol::potrf: A must not be const");
+  check_info<ExecSpace>(routine, A, info);
+  auto pr = problem_for(A, opts.uplo);
+  set_logdet<ExecSpace>(routine, A, logdet, pr);
+  check_options(routine, opts);
+  set_info(pr, info);
+  pr.mirror = opts.write_transposed;
+  pr.fast_math = opts.fast_math;
+  run<Op::Potrf>(routine, exec, pr, opts);
+}
+
+template <class ExecSpace, class AView, class BView, class InfoView, class LogdetView>
+void posv_call(const ExecSpace& exec, const AView& A, const BView& B, const InfoView& info,
+               const LogdetView& logdet, const Options& opts) {
+  constexpr const char* routine = "posv";
+  check_matrices<ExecSpace>(routine, A);
+  static_assert(!std::is_const_v<typename AView::value_type>, "batchol::posv: A must not be const");
+  check_rhs<ExecSpace>(routine, "B", A, B);
+  check_info<ExecSpace>(routine, A, info);
+  auto pr = problem_for(A, opts.uplo);
+  set_logdet<ExecSpace>(routine, A, logdet, pr);
+  check_options(routine, opts);
+  set_rhs(pr, B);
+  set_info(pr, info);
+  pr.mirror = opts.write_transposed;
+  pr.fast_math = opts.fast_math;
+  run<Op::Posv>(routine, exec, pr, opts);
+}
+
+}  // namespace detail
+
 // Cholesky factorization of every matrix of A (batch, n, n), in place, in the
 // triangle opts.uplo. info(i) = 0, or j > 0 when the leading minor of order j
 // of matrix i is not positive definite (or a NaN/Inf reached pivot j).
 template <class ExecSpace, class AView, class InfoView>
 void potrf(const ExecSpace& exec, const AView& A, const InfoView& info,
            const Options& opts = Options{}) {
-  constexpr const char* routine = "potrf";
-  detail::check_matrices<ExecSpace>(routine, A);
-  static_assert(!std::is_const_v<typename AView::value_type>,
-                "batchol::potrf: A must not be const");
-  detail::check_info<ExecSpace>(routine, A, info);
-  detail::check_options(routine, opts);
-  auto pr = detail::problem_for(A, opts.uplo);
-  detail::set_info(pr, info);
-  pr.mirror = opts.write_transposed;
-  pr.fast_math = opts.fast_math;
-  detail::run<Op::Potrf>(routine, exec, pr, opts);
+  detail::potrf_call(exec, A, info, detail::NoLogdet{}, opts);
+}
+
+// potrf that also writes logdet(i) = log det A_i = 2 sum_j log L_jj (a quiet
+// NaN where info(i) != 0), the value batchol::logdet computes from the
+// factor. The Cuda path takes it from the factor while it is still in
+// registers or shared memory, with no pass over memory of its own; the other
+// paths run logdet after the factorization.
+template <class ExecSpace, class AView, class InfoView, class LogdetView>
+void potrf(const ExecSpace& exec, const AView& A, const InfoView& info, const LogdetView& logdet,
+           const Options& opts = Options{}) {
+  detail::potrf_call(exec, A, info, logdet, opts);
 }
 
 // Solve A X = B with the factor potrf left in A. B is (batch, n) or
@@ -62,18 +113,14 @@ void potrs(const ExecSpace& exec, const AView& A, const BView& B, const Options&
 template <class ExecSpace, class AView, class BView, class InfoView>
 void posv(const ExecSpace& exec, const AView& A, const BView& B, const InfoView& info,
           const Options& opts = Options{}) {
-  constexpr const char* routine = "posv";
-  detail::check_matrices<ExecSpace>(routine, A);
-  static_assert(!std::is_const_v<typename AView::value_type>, "batchol::posv: A must not be const");
-  detail::check_rhs<ExecSpace>(routine, "B", A, B);
-  detail::check_info<ExecSpace>(routine, A, info);
-  detail::check_options(routine, opts);
-  auto pr = detail::problem_for(A, opts.uplo);
-  detail::set_rhs(pr, B);
-  detail::set_info(pr, info);
-  pr.mirror = opts.write_transposed;
-  pr.fast_math = opts.fast_math;
-  detail::run<Op::Posv>(routine, exec, pr, opts);
+  detail::posv_call(exec, A, B, info, detail::NoLogdet{}, opts);
+}
+
+// posv that also writes logdet(i) as potrf's overload above does.
+template <class ExecSpace, class AView, class BView, class InfoView, class LogdetView>
+void posv(const ExecSpace& exec, const AView& A, const BView& B, const InfoView& info,
+          const LogdetView& logdet, const Options& opts = Options{}) {
+  detail::posv_call(exec, A, B, info, logdet, opts);
 }
 
 // Triangular solve op(T) x = b with T the triangle `uplo` of each matrix of A
@@ -133,17 +180,13 @@ void logdet(const ExecSpace& exec, const LView& L, const InfoView& info, const O
                 "batchol: info must be a View<int*>");
   if (info.extent(0) != L.extent(0))
     detail::fail(routine, "info", "must have one entry per matrix");
-  detail::static_check_view<ExecSpace, OutView, 1>();
-  static_assert(std::is_same_v<typename OutView::value_type, typename LView::non_const_value_type>,
-                "batchol::logdet: out must be a non-const View of the scalar type of L");
-  if (out.extent(0) != L.extent(0)) detail::fail(routine, "out", "must have one entry per matrix");
+  detail::check_out<ExecSpace>(routine, "out", L, out);
   detail::check_options(routine, opts);
   auto pr = detail::problem_for(L, opts.uplo);
   // Read only, like A.
   pr.info = const_cast<int*>(info.data());
   pr.info_s = static_cast<std::ptrdiff_t>(info.stride(0));
-  pr.out = out.data();
-  pr.out_s = static_cast<std::ptrdiff_t>(out.stride(0));
+  detail::set_out(pr, out);
   detail::run<Op::Logdet>(routine, exec, pr, opts);
 }
 

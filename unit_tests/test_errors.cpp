@@ -85,6 +85,16 @@ TEST(Errors, InfoExtent) {
   in.expect_untouched();
 }
 
+TEST(Errors, LogdetExtent) {
+  Inputs in;
+  for (int len : {0, 2, 4}) {
+    Kokkos::View<T*, Exec> logdet("logdet", len);
+    expect_invalid([&] { batchol::potrf(Exec(), in.A, in.info, logdet); }, "potrf", "logdet");
+    expect_invalid([&] { batchol::posv(Exec(), in.A, in.B, in.info, logdet); }, "posv", "logdet");
+  }
+  in.expect_untouched();
+}
+
 TEST(Errors, RightHandSideBatchExtent) {
   Inputs in;
   B2 b("b", 2, 4);

@@ -152,6 +152,67 @@ TYPED_TEST(Inverse, LogdetNanWhereFactorizationFailed) {
   }
 }
 
+// potrf and posv with a logdet output: the value logdet computes from the
+// same factor (up to the rounding of the sum), a NaN for the matrix that
+// failed, and the factor and info of the call without it. On a device the
+// orders reach every Cuda kernel: group, tile, panel, and the large-matrix
+// factorization (double from n = 289), which writes it in a pass of its own.
+TYPED_TEST(Inverse, PotrfAndPosvWriteLogdet) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  std::vector<int> sizes = kSizes;
+  if (!Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible)
+    sizes.insert(sizes.end(), {100, 128, 200, 300, 600});
+  for (int n : sizes) {
+    const int batch = n <= 64 ? 37 : 3, bad_at = batch / 2;
+    SpdBatch s = make_spd_batch<T>(n, batch);
+    std::vector<Matrix> images = s.images(C::uplo);
+    if (n > 0) {
+      Matrix bad = s.a[bad_at];
+      bad(n - 1, n - 1) = -1.0;  // the last leading minor is not positive
+      images[bad_at] = image_of(bad, C::uplo, kPoison);
+    }
+    const auto rhs = make_rhs<T>(n, 1, batch);
+    for (batchol::Path path : paths_under_test<Op::Potrf, Op::Posv, Op::Logdet>()) {
+      SCOPED_TRACE(case_name(n, batch, path));
+      const batchol::Options opts = options(C::uplo, path);
+      Batch3<T, typename C::layout> A("A", batch, n, n), A2("A2", batch, n, n),
+          A3("A3", batch, n, n);
+      upload(A, images);
+      upload(A2, images);
+      upload(A3, images);
+      Batch2<T, typename C::layout> B("B", batch, n);
+      upload(B, rhs);
+      InfoView info = make_info(batch, -99), info2 = make_info(batch, -99),
+               info3 = make_info(batch, -99);
+      Kokkos::View<T*, Exec> ld("logdet", batch), ld2("logdet2", batch), ld3("logdet3", batch);
+      Kokkos::deep_copy(ld, T(-7));
+      Kokkos::deep_copy(ld3, T(-7));
+      batchol::potrf(Exec(), A, info, ld, opts);
+      batchol::potrf(Exec(), A2, info2, opts);
+      batchol::logdet(Exec(), A2, info2, ld2, opts);
+      batchol::posv(Exec(), A3, B, info3, ld3, opts);
+      const std::vector<int> expect = download_info(info2);
+      EXPECT_EQ(expect[bad_at], n) << "the bad matrix";
+      EXPECT_EQ(download_info(info), expect);
+      EXPECT_EQ(download_info(info3), expect);
+      EXPECT_EQ(first_item_differing(snapshot(A), snapshot(A2)), -1) << "potrf's factor differs";
+      const auto h = snapshot(ld), h2 = snapshot(ld2), h3 = snapshot(ld3);
+      for (int b = 0; b < batch; ++b) {
+        if (expect[b] != 0) {
+          EXPECT_TRUE(std::isnan(h(b)) && std::isnan(h3(b))) << "matrix " << b;
+          continue;
+        }
+        const double tol = kSafety * std::max(n, 1) * double(std::numeric_limits<T>::epsilon()) *
+                           std::max(1.0, std::abs(double(h2(b))));
+        EXPECT_NEAR(double(h(b)), double(h2(b)), tol) << "potrf, matrix " << b;
+        EXPECT_NEAR(double(h3(b)), double(h2(b)), tol) << "posv, matrix " << b;
+      }
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
 template <class T, class HView>
 ::testing::AssertionResult inverse_ok(const SpdBatch& s, int b, const HView& h, Uplo uplo,
                                       bool both) {

@@ -69,6 +69,18 @@ void check_info(const char* routine, const AView& A, const InfoView& info) {
   check_info_of<ExecSpace>(routine, A.extent(0), info);
 }
 
+// One output value per matrix of A (logdet's), of A's scalar type.
+template <class ExecSpace, class AView, class OutView>
+void check_out(const char* routine, const char* name, const AView& A, const OutView& out) {
+  static_check_view<ExecSpace, OutView, 1>();
+  static_assert(std::is_same_v<typename OutView::value_type, typename AView::non_const_value_type>,
+                "batchol: a per-matrix output must be a non-const View of the scalar type of A");
+  if (out.extent(0) != A.extent(0))
+    fail(routine, name,
+         "must have one entry per matrix: extent " + str(out.extent(0)) + " for a batch of " +
+             str(A.extent(0)));
+}
+
 // Right-hand sides B of scalar T for `batch` systems of order n (the largest
 // order of a variable-size batch).
 template <class ExecSpace, class T, class BView>

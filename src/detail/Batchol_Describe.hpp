@@ -52,6 +52,12 @@ void set_info(Problem<T>& pr, const InfoView& info) {
   pr.info_s = static_cast<std::ptrdiff_t>(info.stride(0));
 }
 
+template <class T, class OutView>
+void set_out(Problem<T>& pr, const OutView& out) {
+  pr.out = out.data();
+  pr.out_s = static_cast<std::ptrdiff_t>(out.stride(0));
+}
+
 }  // namespace batchol::detail
 
 #endif

@@ -9,6 +9,8 @@
 //      potrs and posv of one large matrix and potrf of a batch of large
 //      double matrices (cuda::serves; posv of such a batch factors on the
 //      Cuda path and solves on Blocked), n == 0 to Generic;
+//      A potrf or posv with a logdet output (Problem::out) gets it from the
+//      Cuda path's kernels, elsewhere from logdet run after the path;
 //   3. open a Kokkos profiling region named after the routine and the path
 //      that runs, e.g. "batchol::potrf[Cuda]";
 //   4. call that path's single entry, on the caller's execution space
@@ -135,6 +137,10 @@ void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const
       break;
     default:
       generic::run<OP>(exec, pr);
+  }
+  // A logdet output the path's kernels did not write (the Cuda path's do).
+  if constexpr (factors(OP)) {
+    if (pr.out != nullptr && path != Path::Cuda) generic::run<Op::Logdet>(exec, pr);
   }
 }
 

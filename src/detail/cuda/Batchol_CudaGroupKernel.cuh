@@ -21,6 +21,7 @@
 #define BATCHOL_CUDA_GROUP_KERNEL_CUH
 
 #include "Batchol_CudaCommon.cuh"
+#include "Batchol_CudaLogdet.cuh"
 
 #include <algorithm>
 #include <type_traits>
@@ -401,6 +402,20 @@ __global__ void __launch_bounds__(WARPS * 32)
         const int ncol_k = __shfl_sync(0xffffffffu, ncol, (k < 32 / G ? k : 32 / G - 1) * G);
         if (e < run_len && c <= row && c < ncol_k) run_s[e] = wwhole[k * ws + off];
       }
+    }
+    // The log-determinant from the owned diagonal entries (the shuffles of
+    // group_sum need every lane, live or not).
+    if (p.out != nullptr) {
+      LogSum<T> s;
+#pragma unroll
+      for (int m = 0; m < M; ++m) {
+        T d = T(1);
+#pragma unroll
+        for (int c = m * G; c < (m + 1) * G; ++c) d = (c == t + m * G) ? r[m][c] : d;
+        if (t + m * G < n) s.add(d);
+      }
+      const T sum = group_sum<G>(s.value());
+      if (live && t == 0) store_logdet(p, mat, fail, sum);
     }
     if (live) {
 #pragma unroll

@@ -38,6 +38,7 @@
 
 #include "Batchol_CudaCommon.cuh"
 #include "Batchol_CudaFirstEvent.cuh"
+#include "Batchol_CudaLogdet.cuh"
 #include "Batchol_CudaWarpSolve.cuh"
 
 #include <algorithm>
@@ -354,6 +355,12 @@ __global__ void __launch_bounds__(MAXT, MINB)
     }
   }
   if (live && lid == 0) p.info[mat * p.info_s] = info;
+  if (p.out != nullptr && live && lid == 0) {
+    // The diagonal's roots in shared memory, or the factor the serial tail stored.
+    LogSum<T> s;
+    for (int c = 0; c < n; ++c) s.add(tiny ? As[c * (a_rs + a_cs)] : sh[S::kSqrt + c]);
+    store_logdet(p, mat, info, s.value());
+  }
 
   if constexpr (REG) {
     // Every thread of the block runs the barriers; only a factored matrix

@@ -25,6 +25,7 @@
 
 #include "Batchol_CudaLarge.cuh"
 #include "Batchol_CudaLargeFloat.cuh"
+#include "Batchol_CudaLogdet.cuh"
 #include "Batchol_CudaRows.cuh"
 
 #include <array>
@@ -389,6 +390,7 @@ Launch launch_tuned(const Problem<T>& p, cudaStream_t stream) {
     if (p.n > max_n || large_batch_pays(p)) {
       if (!large_serves(p)) return Launch::NoKernel;
       large_potrf(p, stream);
+      if (p.out != nullptr) launch_logdet(p, stream);
       return Launch::Done;
     }
     if (p.n > table_max_n) return launch_table<OP, T, LargeTable, table_max_n>(p, stream);

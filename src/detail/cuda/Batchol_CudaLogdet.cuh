@@ -1,0 +1,111 @@
+// The log-determinant a factorization writes when Problem::out is set
+// (potrf and posv with a logdet output): out[i out_s] = 2 sum_j log L_jj, or
+// a quiet NaN where info(i) != 0.
+//
+// The tuned kernels (group, tile, panel) add it where they already hold the
+// diagonal, so it costs no pass over memory; the large-matrix factorization
+// is followed by logdet_kernel, which reads the stored diagonal.
+//
+// LogSum keeps the sum as log(m) + e log 2 + rest: each value's binary
+// exponent goes to the integer e and its mantissa, in [1, 2), into the
+// product m (kept in [1, 2)), so a sum of n logarithms costs one logarithm
+// and a few integer operations per value. A value that is not a positive
+// normal number (only a failed factorization has one) adds its own
+// logarithm, which gives -Inf, NaN or +Inf as a plain sum would.
+#ifndef BATCHOL_CUDA_LOGDET_CUH
+#define BATCHOL_CUDA_LOGDET_CUH
+
+#include "Batchol_CudaCommon.cuh"
+
+namespace batchol::cuda {
+namespace logdet_detail {
+
+template <class T>
+struct Bits;
+template <>
+struct Bits<double> {
+  using type = long long;
+  static constexpr int kMant = 52, kBias = 1023, kMaxExp = 0x7ff;
+  __device__ static type of(double x) { return __double_as_longlong(x); }
+  __device__ static double from(type b) { return __longlong_as_double(b); }
+};
+template <>
+struct Bits<float> {
+  using type = int;
+  static constexpr int kMant = 23, kBias = 127, kMaxExp = 0xff;
+  __device__ static type of(float x) { return __float_as_int(x); }
+  __device__ static float from(type b) { return __int_as_float(b); }
+};
+
+}  // namespace logdet_detail
+
+template <class T>
+struct LogSum {
+  using B = logdet_detail::Bits<T>;
+  using U = typename B::type;
+  T mant = T(1);
+  int expo = 0;
+  T rest = T(0);
+
+  __device__ void add(T x) {
+    const U b = B::of(x);
+    const int e = int(b >> B::kMant) & B::kMaxExp;  // with the sign bit clear (b > 0)
+    if (b > 0 && e != 0 && e != B::kMaxExp) {
+      constexpr U frac = (U(1) << B::kMant) - 1;
+      mant *= B::from((b & frac) | (U(B::kBias) << B::kMant));
+      expo += e - B::kBias;
+      if (mant >= T(2)) {
+        mant *= T(0.5);
+        ++expo;
+      }
+    } else {
+      rest += log(x);
+    }
+  }
+  __device__ T value() const {
+    return log(mant) + T(expo) * T(0.693147180559945309417232121458) + rest;
+  }
+};
+
+__device__ __forceinline__ float quiet_nan(float) {
+  return __int_as_float(0x7fc00000);
+}
+__device__ __forceinline__ double quiet_nan(double) {
+  return __longlong_as_double(0x7ff8000000000000LL);
+}
+
+// What a factorization writes for matrix `mat`: 2 sum, or a NaN where it failed.
+template <class T>
+__device__ __forceinline__ void store_logdet(const Problem<T>& p, std::int64_t mat, int info,
+                                             T sum) {
+  p.out[mat * p.out_s] = info == 0 ? T(2) * sum : quiet_nan(T());
+}
+
+// One thread per matrix, from the stored factor's diagonal and info.
+template <class T>
+__global__ void logdet_kernel(const Problem<T> p) {
+  const std::int64_t mat = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (mat >= p.batch) return;
+  const T* const a = p.a + mat * p.a_bs;
+  LogSum<T> s;
+  for (int j = 0; j < p.n; ++j) s.add(a[j * (p.a_rs + p.a_cs)]);
+  store_logdet(p, mat, p.info[mat * p.info_s], s.value());
+}
+
+template <class T>
+void launch_logdet(const Problem<T>& p, cudaStream_t stream) {
+  constexpr unsigned threads = 128;
+  const std::int64_t blocks = (p.batch + threads - 1) / threads;
+  launch_grids(blocks, "logdet_kernel launch", [&](unsigned nb, std::int64_t b0) {
+    Problem<T> q = p;
+    q.a += b0 * threads * p.a_bs;
+    q.info += b0 * threads * p.info_s;
+    q.out += b0 * threads * p.out_s;
+    q.batch = std::min<std::int64_t>(p.batch - b0 * threads, std::int64_t(nb) * threads);
+    logdet_kernel<<<nb, threads, 0, stream>>>(q);
+  });
+}
+
+}  // namespace batchol::cuda
+
+#endif
