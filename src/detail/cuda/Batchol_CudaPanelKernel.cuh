@@ -314,12 +314,10 @@ __global__ void __launch_bounds__(MAXT, MINB)
   if (FirstEvent::is_tiny(event) && live && lid == 0)
     info = serial_potrf_tail(c.a, c.rs, c.cs, p.n, FirstEvent::column(event), p.mirror);
   if (live && lid == 0) p.info[mat * p.info_s] = info;
-  if (p.out != nullptr && live && lid == 0) {
-    // From the stored diagonal (the panels' roots are gone): the barrier
-    // above, or this thread's own tail, made every stored column visible.
-    LogSum<T> s;
-    for (int j = 0; info == 0 && j < p.n; ++j) s.add(c.a[j * (c.rs + c.cs)]);
-    store_logdet(p, mat, info, s.value());
+  if (p.out != nullptr) {
+    // The panel buffers are free now.
+    const T sum = block_logdet(c.a, c.rs + c.cs, p.n, lid, Sh::NT, c.sh);
+    if (live && lid == 0) store_logdet(p, mat, info, sum);
   }
 
   // The transposed copy into the upper triangle, from the stored factor.

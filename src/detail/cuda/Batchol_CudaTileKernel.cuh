@@ -355,11 +355,10 @@ __global__ void __launch_bounds__(MAXT, MINB)
     }
   }
   if (live && lid == 0) p.info[mat * p.info_s] = info;
-  if (p.out != nullptr && live && lid == 0) {
-    // The diagonal's roots in shared memory, or the factor the serial tail stored.
-    LogSum<T> s;
-    for (int c = 0; c < n; ++c) s.add(tiny ? As[c * (a_rs + a_cs)] : sh[S::kSqrt + c]);
-    store_logdet(p, mat, info, s.value());
+  if (p.out != nullptr) {
+    // The column buffers are free now.
+    const T sum = block_logdet(As, a_rs + a_cs, n, lid, NT, sh);
+    if (live && lid == 0) store_logdet(p, mat, info, sum);
   }
 
   if constexpr (REG) {
