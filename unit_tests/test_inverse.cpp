@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <Batchol.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -209,6 +210,53 @@ TYPED_TEST(Inverse, PotrfAndPosvWriteLogdet) {
         EXPECT_NEAR(double(h3(b)), double(h2(b)), tol) << "posv, matrix " << b;
       }
       if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
+// logdet reads info, not the factor: NaN at every position whose info is
+// nonzero (the first, one in the middle, the last, two neighbours), among
+// them a good factor reported as failed; the value everywhere else; info
+// unchanged.
+TYPED_TEST(Inverse, LogdetNanAtEveryFailedPosition) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  constexpr int kLong = 67;
+  const std::vector<int> failed = {0, 31, 32, 40, kLong - 1};
+  constexpr int kReported = 40;  // factored, its info set to 3 afterwards
+  for (int n : {1, 6, 17}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    SpdBatch s = make_spd_batch<T>(n, kLong);
+    std::vector<Matrix> images = s.images(C::uplo);
+    for (int b : failed) {
+      if (b == kReported) continue;
+      Matrix bad = s.a[b];
+      bad(n - 1, n - 1) = -1.0;  // the last leading minor is not positive
+      images[b] = image_of(bad, C::uplo, kPoison);
+    }
+    Batch3<T, typename C::layout> A("A", kLong, n, n);
+    upload(A, images);
+    InfoView info = make_info(kLong, -99);
+    batchol::potrf(Exec(), A, info, options(C::uplo, batchol::Path::Generic));
+    Kokkos::deep_copy(Kokkos::subview(info, kReported), 3);
+    std::vector<int> expect_info = download_info(info);
+    for (int b = 0; b < kLong; ++b) {
+      const bool bad = std::find(failed.begin(), failed.end(), b) != failed.end();
+      ASSERT_EQ(expect_info[b], !bad ? 0 : b == kReported ? 3 : n) << "matrix " << b;
+    }
+    Kokkos::View<T*, Exec> out("logdet", kLong);
+    Kokkos::deep_copy(out, T(-7));
+    batchol::logdet(Exec(), A, info, out, options(C::uplo, batchol::Path::Auto));
+    EXPECT_EQ(download_info(info), expect_info) << "logdet wrote info";
+    auto ho = snapshot(out);
+    for (int b = 0; b < kLong; ++b) {
+      if (std::find(failed.begin(), failed.end(), b) != failed.end()) {
+        EXPECT_TRUE(std::isnan(ho(b))) << "matrix " << b;
+        continue;
+      }
+      EXPECT_NEAR(double(ho(b)), logdet_of(s.lower[b]),
+                  logdet_tol<T>(n, s.cond[b]) * std::max(1.0, std::abs(logdet_of(s.lower[b]))))
+          << "matrix " << b;
     }
   }
 }

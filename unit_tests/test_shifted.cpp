@@ -1,7 +1,8 @@
 // potrf_shifted: matrices that factor as they are keep potrf's bits and a
 // zero shift; indefinite ones are rescued by the smallest shift of the policy
 // that works (checked against LAPACK on A + delta I); a NaN is never rescued;
-// A is never written; bad arguments throw.
+// A is never written, in batches of one or of several retry chunks; bad
+// arguments throw.
 #include "support/lapack.hpp"
 #include "support/random.hpp"
 #include "support/spd_batch.hpp"
@@ -9,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <Batchol.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -48,10 +50,75 @@ T expected_shift(const Matrix& a, const batchol::Shift& policy) {
   return T(-1);
 }
 
+enum class Kind { Good, Indefinite, Nan };
+
+// potrf_shifted on matrix(b), b < batch (every entry representable in T),
+// against potrf on a copy, with the policy start 1e-4, growth 10, 6 tries:
+// A never written; by kind_of(b) potrf's bits and shift 0, or a factor of
+// A + shift I with the policy's first shift that works (mirrored with
+// write_transposed), or a NaN left as potrf reported it with shift -1.
+template <class C, class MatrixOf, class KindOf>
+void check_shifted(int n, int batch, const MatrixOf& matrix, const KindOf& kind_of,
+                   bool write_transposed = false) {
+  using T = typename C::scalar;
+  using L = typename C::layout;
+  std::vector<Matrix> images;
+  for (int b = 0; b < batch; ++b) images.push_back(image_of(matrix(b), C::uplo, kPoison));
+  Batch3<T, L> A("A", batch, n, n), F("F", batch, n, n), P("P", batch, n, n);
+  upload(A, images);
+  upload(P, images);
+  InfoView info = make_info(batch, -99), pinfo = make_info(batch, -99);
+  Kokkos::View<T*, Exec> shift("shift", batch);
+  Kokkos::deep_copy(shift, T(-7));
+  batchol::Options opts;
+  opts.uplo = C::uplo;
+  opts.write_transposed = write_transposed;
+  batchol::Shift policy;
+  policy.start = 1e-4;
+  policy.growth = 10;
+  policy.tries = 6;
+  batchol::potrf_shifted(Exec(), A, F, info, shift, policy, opts);
+  batchol::potrf(Exec(), P, pinfo, opts);  // the plain call on a copy
+
+  auto ha = snapshot(A);
+  auto hf = snapshot(F);
+  auto hp = snapshot(P);
+  auto hs = snapshot(shift);
+  const std::vector<int> in = download_info(info), pin = download_info(pinfo);
+  for (int b = 0; b < batch; ++b) {
+    SCOPED_TRACE("matrix " + std::to_string(b));
+    EXPECT_TRUE(same_bits(get(ha, b), images[b])) << "A was written";
+    if (kind_of(b) == Kind::Indefinite) {
+      EXPECT_GT(pin[b], 0) << "the test matrix is not indefinite";
+      EXPECT_EQ(in[b], 0);
+      const double d = double(hs(b));
+      EXPECT_GT(d, 0.0);
+      EXPECT_EQ(hs(b), expected_shift<T>(matrix(b), policy));
+      Matrix ref;
+      ASSERT_EQ(lapack_potrf<T>(shifted_by(matrix(b), d), ref), 0);
+      const Matrix image = get(hf, b);
+      EXPECT_TRUE(within("shifted factor backward error",
+                         factor_backward_error(shifted_by(matrix(b), d), lower_of(image, C::uplo)),
+                         backward_tol<T>(n)));
+      if (write_transposed) {
+        EXPECT_TRUE(same_bits(image, transpose(image))) << "the factor was not mirrored";
+      }
+    } else if (kind_of(b) == Kind::Nan) {
+      EXPECT_GT(in[b], 0) << "a NaN was rescued";
+      EXPECT_EQ(in[b], pin[b]);
+      EXPECT_EQ(hs(b), T(-1));
+    } else {
+      EXPECT_EQ(in[b], 0);
+      EXPECT_EQ(hs(b), T(0));
+      EXPECT_TRUE(same_bits(get(hf, b), get(hp, b))) << "not potrf's bits";
+    }
+    if (::testing::Test::HasFailure()) return;  // one matrix's report is enough
+  }
+}
+
 TYPED_TEST(Shifted, RescuesIndefiniteKeepsTheOthers) {
   using C = TypeParam;
   using T = typename C::scalar;
-  using L = typename C::layout;
   for (int n : {2, 4, 13, 40}) {
     SCOPED_TRACE("n = " + std::to_string(n));
     Rng rng(seed_of(n, 6, 0x5f1));
@@ -64,53 +131,48 @@ TYPED_TEST(Shifted, RescuesIndefiniteKeepsTheOthers) {
       mats.push_back(a);
     }
     mats[5](n - 1, 0) = mats[5](0, n - 1) = kPoison;
-    std::vector<Matrix> images;
-    for (const Matrix& m : mats) images.push_back(image_of(m, C::uplo, kPoison));
-    const int batch = int(mats.size());
-    Batch3<T, L> A("A", batch, n, n), F("F", batch, n, n), P("P", batch, n, n);
-    upload(A, images);
-    upload(P, images);
-    InfoView info = make_info(batch, -99), pinfo = make_info(batch, -99);
-    Kokkos::View<T*, Exec> shift("shift", batch);
-    Kokkos::deep_copy(shift, T(-7));
-    batchol::Options opts;
-    opts.uplo = C::uplo;
-    batchol::Shift policy;
-    policy.start = 1e-4;
-    policy.growth = 10;
-    policy.tries = 6;
-    batchol::potrf_shifted(Exec(), A, F, info, shift, policy, opts);
-    batchol::potrf(Exec(), P, pinfo, opts);  // the plain call on a copy
+    check_shifted<C>(
+        n, int(mats.size()), [&](int b) { return mats[b]; },
+        [](int b) {
+          return b == 2 || b == 4 ? Kind::Indefinite : b == 5 ? Kind::Nan : Kind::Good;
+        });
+  }
+}
 
-    auto ha = snapshot(A);
-    auto hf = snapshot(F);
-    auto hp = snapshot(P);
-    auto hs = snapshot(shift);
-    const std::vector<int> in = download_info(info), pin = download_info(pinfo);
-    for (int b = 0; b < batch; ++b) {
-      SCOPED_TRACE("matrix " + std::to_string(b));
-      EXPECT_TRUE(same_bits(get(ha, b), images[b])) << "A was written";
-      if (b == 2 || b == 4) {
-        EXPECT_GT(pin[b], 0) << "the test matrix is not indefinite";
-        EXPECT_EQ(in[b], 0);
-        const double d = double(hs(b));
-        EXPECT_GT(d, 0.0);
-        EXPECT_EQ(hs(b), expected_shift<T>(mats[b], policy));
-        Matrix ref;
-        ASSERT_EQ(lapack_potrf<T>(shifted_by(mats[b], d), ref), 0);
-        const Matrix l = lower_of(get(hf, b), C::uplo);
-        EXPECT_TRUE(within("shifted factor backward error",
-                           factor_backward_error(shifted_by(mats[b], d), l), backward_tol<T>(n)));
-      } else if (b == 5) {
-        EXPECT_GT(in[b], 0) << "a NaN was rescued";
-        EXPECT_EQ(in[b], pin[b]);
-        EXPECT_EQ(hs(b), T(-1));
-      } else {
-        EXPECT_EQ(in[b], 0);
-        EXPECT_EQ(hs(b), T(0));
-        EXPECT_TRUE(same_bits(get(hf, b), get(hp, b))) << "not potrf's bits";
-      }
-    }
+// A batch of several retry chunks (batchol::detail::shifted::chunk_of, at
+// least 8 matrices each): indefinite matrices first, last, on both sides of a
+// chunk boundary and in the middle of the batch, a NaN beside a rescued one
+// in the same chunk. Each team must find every failure of its chunk and
+// only those; the rescued factors mirrored for n = 11.
+TYPED_TEST(Shifted, RescuesAcrossChunks) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  for (int n : {5, 11}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    int batch = 600;
+    while (batchol::detail::shifted::chunk_of(Exec(), batch, n) < 8) batch *= 2;
+    const int chunk = int(batchol::detail::shifted::chunk_of(Exec(), batch, n));
+    ASSERT_GT(batch, 2 * chunk + 1);
+    SCOPED_TRACE("batch " + std::to_string(batch) + ", chunk " + std::to_string(chunk));
+    const std::vector<int> indefinite = {0, chunk - 1, chunk, batch / 2, batch - 1};
+    const int nan_at = chunk + 1;
+    auto kind_of = [&](int b) {
+      if (std::find(indefinite.begin(), indefinite.end(), b) != indefinite.end())
+        return Kind::Indefinite;
+      return b == nan_at ? Kind::Nan : Kind::Good;
+    };
+    // A few matrices repeated over the batch (eigenvalues 1 .. 1e-2), the
+    // indefinite ones shifted down by 0.02.
+    Rng rng(seed_of(n, 7, 0x5f3));
+    std::vector<Matrix> pool;
+    for (int k = 0; k < 7; ++k) pool.push_back(rounded<T>(random_spd(n, 1e2, rng)));
+    auto matrix = [&](int b) {
+      Matrix a = pool[b % pool.size()];
+      if (kind_of(b) == Kind::Indefinite) a = rounded<T>(shifted_by(a, -0.02));
+      if (b == nan_at) a(n - 1, 0) = a(0, n - 1) = kPoison;
+      return a;
+    };
+    check_shifted<C>(n, batch, matrix, kind_of, n == 11);
   }
 }
 

@@ -1,6 +1,7 @@
-// The Generic path: one Kokkos team per matrix on any execution space. It is
-// the portable reference the specialized paths are tested against, and it runs
-// what the Cuda path's tables have no kernel for (Batchol_Dispatch.hpp).
+// The Generic path: one Kokkos team per matrix on any execution space (logdet,
+// n logarithms per matrix, one thread per matrix). It is the portable
+// reference the specialized paths are tested against, and it runs what the
+// Cuda path's tables have no kernel for (Batchol_Dispatch.hpp).
 // Options::fast_math does not reach it: it always computes exactly.
 #ifndef BATCHOL_GENERIC_HPP
 #define BATCHOL_GENERIC_HPP
@@ -78,11 +79,6 @@ struct Functor {
       const int info = team_potri(m, matrix_of(pr, i), pr.n, work.data());
       if (info == 0 && pr.mirror) team_mirror(m, matrix_of(pr, i), pr.n);
       Kokkos::single(Kokkos::PerTeam(m), [&]() { info_of(pr, i) = info; });
-    } else if constexpr (OP == Op::Logdet) {
-      // Every thread reads info: the failed matrices skip the reduction together.
-      const T v =
-          info_of(pr, i) != 0 ? quiet_nan<T>() : team_logdet(m, as_const(matrix_of(pr, i)), pr.n);
-      Kokkos::single(Kokkos::PerTeam(m), [&]() { out_of(pr, i) = v; });
     } else if constexpr (OP == Op::PosvMixed) {
       static_assert(std::is_same_v<T, double>, "posv_mixed solves double systems");
       using space = typename ExecSpace::scratch_memory_space;
@@ -107,6 +103,19 @@ struct Functor {
       static_assert(OP == Op::TrsvT, "an operation the Generic path does not implement");
       team_trsv(m, op_t<Op::TrsvT>{}, as_const(matrix_of(pr, i)), pr.n, rhs_of(pr, i), pr.nrhs);
     }
+  }
+};
+
+// logdet, one thread per matrix: a team would spend more on its launch and
+// its reduction than on the n logarithms. The sum runs in serial_logdet's
+// order, j ascending.
+template <class T>
+struct Logdet {
+  Problem<T> pr;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    out_of(pr, i) =
+        info_of(pr, i) != 0 ? quiet_nan<T>() : serial_logdet(as_const(matrix_of(pr, i)), pr.n);
   }
 };
 
@@ -160,10 +169,10 @@ void launch_teams(const ExecSpace& exec, const char* name, std::int64_t batch, i
       [&](std::int64_t offset, std::int64_t, int level) { return make(offset, level); });
 }
 
-// The Generic path's entry: operation OP on every matrix of pr, on exec
-// (VARIABLE: pr is a variable-size batch, pr.n its largest order).
-template <Op OP, bool VARIABLE = false, class ExecSpace, class T>
-void run(const ExecSpace& exec, const Problem<T>& pr) {
+// Operation OP on one team per matrix of pr (VARIABLE: pr is a variable-size
+// batch, pr.n its largest order).
+template <Op OP, bool VARIABLE, class ExecSpace, class T>
+void run_teams(const ExecSpace& exec, const Problem<T>& pr) {
   using F = Functor<ExecSpace, T, OP, VARIABLE>;
   // Solves need no scratch.
   std::size_t work_bytes = 0;
@@ -179,6 +188,19 @@ void run(const ExecSpace& exec, const Problem<T>& pr) {
                [&](std::int64_t offset, int level) {
                  return F{pr, offset, level};
                });
+}
+
+// The Generic path's entry: operation OP on every matrix of pr, on exec
+// (VARIABLE: pr is a variable-size batch, pr.n its largest order).
+template <Op OP, bool VARIABLE = false, class ExecSpace, class T>
+void run(const ExecSpace& exec, const Problem<T>& pr) {
+  if constexpr (OP == Op::Logdet) {
+    static_assert(!VARIABLE, "variable-size batches take potrf, posv, potrs and trsv");
+    using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+    Kokkos::parallel_for("batchol::generic", Policy(exec, 0, pr.batch), Logdet<T>{pr});
+  } else {
+    run_teams<OP, VARIABLE>(exec, pr);
+  }
 }
 
 }  // namespace batchol::detail::generic

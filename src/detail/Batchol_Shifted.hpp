@@ -1,8 +1,10 @@
-// The retry step of potrf_shifted: one team per matrix reads potrf's info;
-// a failed matrix is refactored from its original as A + delta I, delta
-// growing by the policy, on the Generic path's team kernel. Matrices that
-// succeeded are not touched, so they keep the bits of the path that factored
-// them.
+// The retry step of potrf_shifted: each team reads potrf's info for a chunk
+// of matrices, writes shift 0 for those that succeeded and leaves when none
+// failed, which is almost free after a batch that factored. A failed matrix
+// is refactored from its original as A + delta I, delta growing by the
+// policy, by its chunk's team on the Generic path's team kernel. Matrices
+// that succeeded are not touched, so they keep the bits of the path that
+// factored them.
 #ifndef BATCHOL_SHIFTED_HPP
 #define BATCHOL_SHIFTED_HPP
 
@@ -11,9 +13,27 @@
 #include <detail/Batchol_KernelTeam.hpp>
 #include <detail/Batchol_Strided.hpp>
 
+#include <algorithm>
+#include <climits>
 #include <cstdint>
 
 namespace batchol::detail::shifted {
+
+// The most matrices one team scans: bounds the retries one team runs one
+// after the other when many fail.
+inline constexpr std::int64_t max_chunk = 256;
+
+// Matrices per team for a batch of `batch` matrices of order n on exec: the
+// batch spread over as many teams as exec runs at once (its concurrency over
+// the team size), so that a batch in which every matrix fails keeps every
+// team slot busy, and no more, so that a batch without failures costs about
+// one wave of short teams.
+template <class ExecSpace>
+std::int64_t chunk_of(const ExecSpace& exec, std::int64_t batch, int n) {
+  const std::int64_t slots =
+      std::max<std::int64_t>(1, exec.concurrency() / generic::team_size<ExecSpace>(n, INT_MAX));
+  return std::clamp<std::int64_t>(batch / slots, 1, max_chunk);
+}
 
 template <class ExecSpace, class T>
 struct Retry {
@@ -21,19 +41,21 @@ struct Retry {
   using work_view =
       Kokkos::View<T*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
 
-  Problem<T> original;  // a: the input matrices (read only)
-  Problem<T> factor;    // a: the factors potrf wrote; info; out: the shift used
+  // From the first matrix of this launch: original.a the input matrices (read
+  // only); factor.a the factors potrf wrote, its info, out the shifts, batch
+  // the matrices of this launch.
+  Problem<T> original;
+  Problem<T> factor;
   Shift policy;
+  std::int64_t chunk;  // matrices per team
   int scratch_level;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
-    const std::int64_t i = m.league_rank();
+  // Matrix i failed in potrf with `info`: refactor it from A with growing
+  // shifts.
+  KOKKOS_INLINE_FUNCTION void rescue(const member_type& m, std::int64_t i, int info) const {
+    // Every thread has read info_of(factor, i) before the team overwrites it.
+    m.team_barrier();
     const int n = factor.n;
-    // Every thread reads info: the matrices that succeeded leave together.
-    if (info_of(factor, i) == 0) {
-      Kokkos::single(Kokkos::PerTeam(m), [&]() { out_of(factor, i) = T(0); });
-      return;
-    }
     const Strided<const T> a = as_const(matrix_of(original, i));
     const Strided<T> l = matrix_of(factor, i);
     T scale = T(0);
@@ -47,7 +69,6 @@ struct Retry {
     if (!(scale > T(0))) scale = scale == scale ? T(1) : scale;
     const work_view work(m.team_scratch(scratch_level), team_potrf_work_count(n));
     T delta = T(policy.start) * scale;
-    int info = info_of(factor, i);
     for (int t = 0; t < policy.tries && info != 0; ++t, delta *= T(policy.growth)) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, n), [&](const int r) {
         for (int c = 0; c < r; ++c) l(r, c) = a(r, c);
@@ -63,6 +84,31 @@ struct Retry {
       out_of(factor, i) = info == 0 ? delta : T(-1);
     });
   }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
+    const std::int64_t first = m.league_rank() * chunk;
+    const std::int64_t left = factor.batch - first;
+    const int count = static_cast<int>(left < chunk ? left : chunk);
+    // The threads share the scan; the sum reaches all of them, so the team
+    // leaves together when nothing failed.
+    int failed = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(m, count),
+        [&](const int k, int& f) {
+          if (info_of(factor, first + k) == 0)
+            out_of(factor, first + k) = T(0);
+          else
+            ++f;
+        },
+        failed);
+    // The failures in order, every thread reading the same info.
+    for (int k = 0; k < count && failed > 0; ++k) {
+      const int info = info_of(factor, first + k);
+      if (info == 0) continue;
+      rescue(m, first + k, info);
+      --failed;
+    }
+  }
 };
 
 template <class ExecSpace, class T>
@@ -70,15 +116,22 @@ void retry(const ExecSpace& exec, const Problem<T>& original, const Problem<T>& 
            const Shift& policy) {
   using F = Retry<ExecSpace, T>;
   const std::size_t bytes = F::work_view::shmem_size(team_potrf_work_count(factor.n));
-  generic::launch_teams(exec, "batchol::potrf_shifted", factor.batch, factor.n, bytes,
-                        [&](std::int64_t offset, int level) {
-                          Problem<T> o = original, f = factor;
-                          o.a += offset * o.a_bs;
-                          f.a += offset * f.a_bs;
-                          f.info += offset * f.info_s;
-                          f.out += offset * f.out_s;
-                          return F{o, f, policy, level};
-                        });
+  const std::int64_t chunk = chunk_of(exec, factor.batch, factor.n);
+  // One "matrix" of launch_league is a chunk: its leagues stay within int.
+  const std::int64_t chunks = (factor.batch + chunk - 1) / chunk;
+  generic::launch_league(
+      exec, "batchol::potrf_shifted", chunks, 1, bytes,
+      [&](int max) { return generic::team_size<ExecSpace>(factor.n, max); },
+      [&](std::int64_t offset, std::int64_t count, int level) {
+        const std::int64_t first = offset * chunk;
+        Problem<T> o = original, f = factor;
+        o.a += first * o.a_bs;
+        f.a += first * f.a_bs;
+        f.info += first * f.info_s;
+        f.out += first * f.out_s;
+        f.batch = std::min(count * chunk, factor.batch - first);
+        return F{o, f, policy, chunk, level};
+      });
 }
 
 }  // namespace batchol::detail::shifted
