@@ -21,7 +21,6 @@
 #define BATCHOL_CUDA_GROUP_KERNEL_CUH
 
 #include "Batchol_CudaCommon.cuh"
-#include "Batchol_CudaLogdet.cuh"
 
 #include <algorithm>
 #include <type_traits>
@@ -403,18 +402,6 @@ __global__ void __launch_bounds__(WARPS * 32)
         if (e < run_len && c <= row && c < ncol_k) run_s[e] = wwhole[k * ws + off];
       }
     }
-    // The log-determinant's terms from the owned diagonal entries, while
-    // they are in registers (LogSum: no logarithm yet).
-    LogSum<T> logs;
-    if (p.out != nullptr) {
-#pragma unroll
-      for (int m = 0; m < M; ++m) {
-        T d = T(1);
-#pragma unroll
-        for (int c = m * G; c < (m + 1) * G; ++c) d = (c == t + m * G) ? r[m][c] : d;
-        if (t + m * G < n) logs.add(d);
-      }
-    }
     if (live) {
 #pragma unroll
       for (int m = 0; m < M; ++m) {
@@ -428,10 +415,6 @@ __global__ void __launch_bounds__(WARPS * 32)
         }
       }
       if (t == 0) p.info[mat * p.info_s] = fail;
-    }
-    if (p.out != nullptr) {  // after the stores; group_sum needs every lane
-      const T sum = group_sum<G>(logs.value());
-      if (live && t == 0) store_logdet(p, mat, fail, sum);
     }
   }
 

@@ -2,20 +2,21 @@
 // (potrf and posv with a logdet output): out[i out_s] = 2 sum_j log L_jj, or
 // a quiet NaN where info(i) != 0.
 //
-// The tuned kernels (group, tile, panel) add it before they end, from the
-// diagonal in registers or just stored (still in cache), so it costs no pass
-// over memory; the large-matrix factorization is followed by logdet_kernel,
-// which reads the stored diagonal.
+// The tile and panel kernels add it before they end, from the diagonal they
+// just stored (still in cache), the logarithms spread over the matrix's
+// threads (block_logdet), so it costs no pass over memory. The group kernel
+// (small orders) and the large-matrix factorization are followed by
+// logdet_kernel, which reads the stored diagonal: the group kernel holds its
+// rows in registers up to its last store, and adding the log-determinant to
+// it cost every potrf, with or without the output (the rows went to local
+// memory, or the registers per thread rose from 128 to 167 at n = 16 in
+// float; the first made potrf 2.2-4x slower at n = 16-32 on an H200).
 //
-// The group kernel keeps its rows in registers until the end, so it sums with
-// LogSum: each value's binary exponent goes to an integer and its mantissa,
-// in [1, 2), into a product kept in [1, 2); the one logarithm comes after the
-// stores, when the matrix's registers are free (with a logarithm per value
-// while the rows were live, the kernel took 3.6-4.6x as long at n = 16-32,
-// H200, whether or not a call asked for the log-determinant). A factor that succeeded has a
-// positive normal diagonal (the root of a pivot that passed pivot_ok); anything else makes the sum
-// NaN, which only a failed factorization, whose value is NaN anyway, can see. The tile and panel
-// kernels spread the logarithms over their threads (block_logdet).
+// LogSum sums logarithms at the cost of one: each value's binary exponent
+// goes to an integer and its mantissa, in [1, 2), into a product kept in
+// [1, 2). A factor that succeeded has a positive normal diagonal (the root of
+// a pivot that passed pivot_ok); anything else makes the sum NaN, which only
+// a failed factorization, whose value is NaN anyway, can see.
 #ifndef BATCHOL_CUDA_LOGDET_CUH
 #define BATCHOL_CUDA_LOGDET_CUH
 
@@ -92,11 +93,21 @@ __device__ T block_logdet(const T* a, std::int64_t dstep, int n, int lid, int nt
   for (int c = lid; c < n; c += nt) part += log(a[c * dstep]);
   if (lid < n && lid < nt) scratch[lid] = part;
   __syncthreads();
-  T sum[4] = {T(0), T(0), T(0), T(0)};
+  // Four running sums (a shorter chain of dependent adds), in scalars: an
+  // array indexed by i % 4 would live in local memory.
+  T s0 = T(0), s1 = T(0), s2 = T(0), s3 = T(0);
   const int m = n < nt ? n : nt;
-  if (lid == 0)
-    for (int i = 0; i < m; ++i) sum[i % 4] += scratch[i];
-  return (sum[0] + sum[1]) + (sum[2] + sum[3]);
+  if (lid == 0) {
+    int i = 0;
+    for (; i + 4 <= m; i += 4) {
+      s0 += scratch[i];
+      s1 += scratch[i + 1];
+      s2 += scratch[i + 2];
+      s3 += scratch[i + 3];
+    }
+    for (; i < m; ++i) s0 += scratch[i];
+  }
+  return (s0 + s1) + (s2 + s3);
 }
 
 // One thread per matrix, from the stored factor's diagonal and info.
