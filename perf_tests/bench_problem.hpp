@@ -6,6 +6,7 @@
 
 #include <Batchol.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -14,6 +15,7 @@ namespace bench {
 // The last four are measured only by the implementations whose supports()
 // names them (see Case::basic()).
 enum class Routine { Potrf, Potrs, Trsv, Posv, Potri, Logdet, PosvMixed, PotrfShifted };
+inline constexpr std::size_t kRoutines = std::size_t(Routine::PotrfShifted) + 1;
 
 struct Case {
   Routine routine = Routine::Potrf;

@@ -8,6 +8,8 @@
 
 #include <Batchol.hpp>
 
+#include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -35,30 +37,10 @@ inline const char* path_name(batchol::Path p) {
 // std::invalid_argument before launching anything.
 struct PathSupport {
   batchol::Path path = batchol::Path::Auto;
-  bool potrf = false, potrs = false, trsv = false, posv = false;
-  bool potri = false, logdet = false, posv_mixed = false, potrf_shifted = false;
+  std::array<bool, kRoutines> takes{};  // by Routine
 
-  bool routine(Routine r) const {
-    switch (r) {
-      case Routine::Potrf:
-        return potrf;
-      case Routine::Potrs:
-        return potrs;
-      case Routine::Trsv:
-        return trsv;
-      case Routine::Posv:
-        return posv;
-      case Routine::Potri:
-        return potri;
-      case Routine::Logdet:
-        return logdet;
-      case Routine::PosvMixed:
-        return posv_mixed;
-      case Routine::PotrfShifted:
-        return potrf_shifted;
-    }
-    return false;
-  }
+  bool routine(Routine r) const { return takes[std::size_t(r)]; }
+  bool any() const { return std::find(takes.begin(), takes.end(), true) != takes.end(); }
 };
 
 template <class F>
@@ -91,22 +73,21 @@ std::vector<PathSupport> available_paths() {
     s.path = p;
     Kokkos::deep_copy(A, 1.0);
     Kokkos::deep_copy(b, 1.0);
-    s.potrf = accepted([&] { batchol::potrf(exec, A, info, opts); });
-    s.potrs = accepted([&] { batchol::potrs(exec, A, b, opts); });
-    s.trsv = accepted([&] {
+    auto take = [&](Routine r, auto&& call) { s.takes[std::size_t(r)] = accepted(call); };
+    take(Routine::Potrf, [&] { batchol::potrf(exec, A, info, opts); });
+    take(Routine::Potrs, [&] { batchol::potrs(exec, A, b, opts); });
+    take(Routine::Trsv, [&] {
       batchol::trsv(exec, batchol::Uplo::Lower, batchol::Trans::NoTranspose, A, b, opts);
     });
-    s.posv = accepted([&] { batchol::posv(exec, A, b, info, opts); });
-    s.potri = accepted([&] { batchol::potri(exec, A, info, opts); });
-    s.logdet = accepted([&] { batchol::potrf(exec, A, info, out, opts); });
+    take(Routine::Posv, [&] { batchol::posv(exec, A, b, info, opts); });
+    take(Routine::Potri, [&] { batchol::potri(exec, A, info, opts); });
+    take(Routine::Logdet, [&] { batchol::potrf(exec, A, info, out, opts); });
     if constexpr (std::is_same_v<T, double>)  // double systems only
-      s.posv_mixed = accepted([&] { batchol::posv_mixed(exec, A, b, info, iter, opts); });
-    s.potrf_shifted =
-        accepted([&] { batchol::potrf_shifted(exec, A, L, info, out, batchol::Shift{}, opts); });
+      take(Routine::PosvMixed, [&] { batchol::posv_mixed(exec, A, b, info, iter, opts); });
+    take(Routine::PotrfShifted,
+         [&] { batchol::potrf_shifted(exec, A, L, info, out, batchol::Shift{}, opts); });
     exec.fence();
-    if (s.potrf || s.potrs || s.trsv || s.posv || s.potri || s.logdet || s.posv_mixed ||
-        s.potrf_shifted || p == batchol::Path::Auto)
-      paths.push_back(s);
+    if (s.any() || p == batchol::Path::Auto) paths.push_back(s);
   }
   return paths;
 }

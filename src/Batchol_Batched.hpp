@@ -85,9 +85,10 @@ void potrf(const ExecSpace& exec, const AView& A, const InfoView& info,
 
 // potrf that also writes logdet(i) = log det A_i = 2 sum_j log L_jj (a quiet
 // NaN where info(i) != 0), the value batchol::logdet computes from the
-// factor. The Cuda path takes it from the factor while it is still in
-// registers or shared memory, with no pass over memory of its own; the other
-// paths run logdet after the factorization.
+// factor. On the Cuda path the tile and panel kernels (n from 28-40 to 512)
+// take it from the factor they just stored, with no pass over memory of its
+// own; after the group kernel (smaller n), the large-matrix factorization and
+// the other paths, logdet runs as a pass of its own.
 template <class ExecSpace, class AView, class InfoView, class LogdetView>
 void potrf(const ExecSpace& exec, const AView& A, const InfoView& info, const LogdetView& logdet,
            const Options& opts = Options{}) {

@@ -39,9 +39,9 @@ struct Problem {
   int* info = nullptr;
   std::ptrdiff_t info_s = 0;
   // logdet: the value of matrix i at out[i out_s]; potrf and posv: nullptr,
-  // or where they also write each matrix's log-determinant (on the Cuda path
-  // the factorization kernels do, elsewhere the dispatcher runs logdet after
-  // them); potrf_shifted's retry: the shift used.
+  // or where they also write each matrix's log-determinant (the Cuda path
+  // itself, elsewhere the dispatcher runs logdet after the path);
+  // potrf_shifted's retry: the shift used.
   T* out = nullptr;
   std::ptrdiff_t out_s = 0;
   // posv_mixed: the refinement steps of matrix i (or its fallback code) at
