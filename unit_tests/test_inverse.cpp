@@ -284,17 +284,25 @@ template <class T, class HView>
   return ::testing::AssertionSuccess();
 }
 
+// On a device the orders reach both ends of the Cuda kernel (several
+// matrices per block at the smallest, one block of 133 KB at n = 128 in
+// double) and the Generic path above it; batches of small matrices end in a
+// partial block.
 TYPED_TEST(Inverse, PotriMatchesLapack) {
   using C = TypeParam;
   using T = typename C::scalar;
-  for (int n : kSizes) {
-    const SpdBatch s = make_spd_batch<T>(n, kBatch);
+  std::vector<int> sizes = kSizes;
+  if (!Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible)
+    sizes.insert(sizes.end(), {31, 32, 65, 100, 127, 128, 129});
+  for (int n : sizes) {
+    const int batch = n <= 8 ? 37 : kBatch;
+    const SpdBatch s = make_spd_batch<T>(n, batch);
     for (bool both : {false, true})
       for (batchol::Path path : paths_under_test<Op::Potrf, Op::Potri>()) {
-        SCOPED_TRACE(case_name(n, kBatch, path) + (both ? ", write_transposed" : ""));
-        Batch3<T, typename C::layout> A("A", kBatch, n, n);
+        SCOPED_TRACE(case_name(n, batch, path) + (both ? ", write_transposed" : ""));
+        Batch3<T, typename C::layout> A("A", batch, n, n);
         upload(A, s.images(C::uplo));
-        InfoView info = make_info(kBatch, -99);
+        InfoView info = make_info(batch, -99);
         batchol::Options opts = options(C::uplo, path);
         batchol::potrf(Exec(), A, info, opts);
         opts.write_transposed = both;
@@ -303,7 +311,7 @@ TYPED_TEST(Inverse, PotriMatchesLapack) {
         for (int i : download_info(info)) EXPECT_EQ(i, 0);
         auto h = snapshot(A);
         EXPECT_TRUE(
-            every_item(kBatch, [&](int b) { return inverse_ok<T>(s, b, h, C::uplo, both); }));
+            every_item(batch, [&](int b) { return inverse_ok<T>(s, b, h, C::uplo, both); }));
       }
   }
 }
@@ -461,12 +469,15 @@ TYPED_TEST(Inverse, DeviceTeam) {
   }
 }
 
-// Neither specialized path provides the new operations: the calls fall back
-// to the Generic path, and a request for the Host path is refused.
-TEST(InverseDispatch, GenericOnly) {
+// The Host path provides neither operation: the calls fall back to the
+// Generic path, and a request for the Host path is refused. The Cuda path
+// has potri wherever it has potrf, and no logdet of its own.
+TEST(InverseDispatch, Paths) {
   EXPECT_FALSE((batchol::path_available<Exec, Op::Potri>(batchol::Path::Host)));
   EXPECT_FALSE((batchol::path_available<Exec, Op::Logdet>(batchol::Path::Host)));
-  EXPECT_FALSE((batchol::path_available<Exec, Op::Potri>(batchol::Path::Cuda)));
+  EXPECT_EQ((batchol::path_available<Exec, Op::Potri>(batchol::Path::Cuda)),
+            (batchol::path_available<Exec, Op::Potrf>(batchol::Path::Cuda)));
+  EXPECT_FALSE((batchol::path_available<Exec, Op::Logdet>(batchol::Path::Cuda)));
   EXPECT_TRUE((batchol::path_available<Exec, Op::Potri>(batchol::Path::Generic)));
   EXPECT_EQ(batchol::detail::region_name(Op::Potri, batchol::Path::Generic),
             "batchol::potri[Generic]");

@@ -8,7 +8,8 @@
 //      of them on interleaved batches: blocked::preferred), except potrf,
 //      potrs and posv of one large matrix and potrf of a batch of large
 //      double matrices (cuda::serves; posv of such a batch factors on the
-//      Cuda path and solves on Blocked), n == 0 to Generic;
+//      Cuda path and solves on Blocked), n == 0 to Generic, and potri
+//      outside the Cuda kernel's orders to Generic;
 //      A potrf or posv with a logdet output (Problem::out) gets it from the
 //      Cuda path's kernels, elsewhere from logdet run after the path;
 //   3. open a Kokkos profiling region named after the routine and the path
@@ -118,7 +119,7 @@ void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const
     }
   }
   if (path == Path::Cuda && !cuda_serves<OP>(pr))
-    path = pr.n > 0 && blocked::preferred(pr) ? Path::Blocked : Path::Generic;
+    path = specialized(OP) && pr.n > 0 && blocked::preferred(pr) ? Path::Blocked : Path::Generic;
   const ScopedRegion region(region_name(OP, path));
   if (pr.batch == 0) return;
   switch (path) {

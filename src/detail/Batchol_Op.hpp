@@ -10,8 +10,8 @@
 // tool indexes its launchers by the enumerators' values), with its answers to
 // the predicates. Potri and Logdet read a factor potrf left in A (no
 // right-hand sides); PosvMixed solves double systems through a float factor.
-// Only the Generic path implements these three so far
-// (specialized(op) is false), and the dispatcher falls back to it. Complex
+// The Generic path implements these three (specialized(op) is false), and
+// the Cuda path potri too (Batchol_CudaPath.hpp). Complex
 // scalars need no new operation: the scalar type is a separate template
 // parameter everywhere.
 #ifndef BATCHOL_OP_HPP

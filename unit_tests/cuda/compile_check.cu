@@ -7,8 +7,8 @@
 // copies) and the lane solve; the table lookup on a factorization table's
 // five kinds of row (posv inside the tile kernel from shared memory and from
 // registers, and split) and a solve table's five; potrs through every row of
-// the solve tables, both precisions; and the large-matrix factorization. That
-// compiles in a minute or two.
+// the solve tables, both precisions; the large-matrix factorization; and
+// potri's kernel. That compiles in a minute or two.
 // -DBATCHOL_CHECK_FULL_TABLE instantiates the whole sm_90 table instead,
 // through the Cuda path's entry cuda::run (what a Kokkos build of the Cuda
 // path compiles; minutes).
@@ -90,4 +90,6 @@ void batchol_cuda_compile_check(const Problem<double>& d, const Problem<float>& 
   batchol::cuda::large_potrs(d, s);
   batchol::cuda::large_potrf(f, s);
   batchol::cuda::large_potrs(f, s);
+  batchol::cuda::run<Op::Potri>(d, s);
+  batchol::cuda::run<Op::Potri>(f, s);
 }

@@ -21,6 +21,7 @@
 #define BATCHOL_CUDA_GROUP_KERNEL_CUH
 
 #include "Batchol_CudaCommon.cuh"
+#include "Batchol_CudaLogdet.cuh"
 
 #include <algorithm>
 #include <type_traits>
@@ -76,19 +77,26 @@ __device__ __forceinline__ T group_sum(T v) {
 // loop nests, and a register array indexed at run time would go to local memory.
 // `buf` is this group's column buffer; BUFSTEP separates the two buffers that
 // alternate between columns, so one __syncwarp per column suffices.
-template <class T, int NP, int G, int BUFSTEP, int K>
+// LD: also sum the logarithms of the pivots' roots (the factor's diagonal)
+// into `ld`; every lane of the group holds each root, so this costs no
+// communication, and the plain kernel (LD false) is compiled without it.
+template <class T, int NP, int G, int BUFSTEP, int K, bool LD>
 struct FactorStep {
   static constexpr int M = NP / G;
   static constexpr int V = Vec16<T>::len;
 
   __device__ __forceinline__ static void run(T (&r)[M][NP], T (&dinv)[M], T* buf, int t, int n,
-                                             bool fast, int& fail) {
+                                             bool fast, int& fail, LogSum<T>& ld) {
     if constexpr (K < NP) {
       constexpr int mk = K / G, tk = K % G;
       const T d = group_shfl<G>(r[mk][K], tk);
       if (K < n && fail == 0 && !pivot_ok(d, fast)) fail = K + 1;
       T s, rs;
       pivot_roots(d, fast, s, rs);
+      // Padded columns' roots are 1 only up to the rounding of the fast root.
+      if constexpr (LD) {
+        if (K < n) ld.add(s);
+      }
       // Column K: the owner's pivot becomes s, rows below are scaled.
 #pragma unroll
       for (int m = mk; m < M; ++m) {
@@ -124,7 +132,7 @@ struct FactorStep {
           }
         }
       }
-      FactorStep<T, NP, G, BUFSTEP, K + 1>::run(r, dinv, buf, t, n, fast, fail);
+      FactorStep<T, NP, G, BUFSTEP, K + 1, LD>::run(r, dinv, buf, t, n, fast, fail, ld);
     }
   }
 };
@@ -221,7 +229,10 @@ struct SmallDiv {
 // whole (GroupShape), a kernel of its own so that its registers do not
 // weigh on the others, with its buffer in dynamic shared memory
 // (GroupShape::kWholeBytes); with Whole::No rows are staged where a_cs == 1.
-template <class T, int NP, int G, int WARPS, Op OP, group_detail::Whole W, int NR = 1>
+// LD: a factorization that also writes the log-determinant (Problem::out),
+// a kernel of its own for the same reason.
+template <class T, int NP, int G, int WARPS, Op OP, group_detail::Whole W, int NR = 1,
+          bool LD = false>
 __global__ void __launch_bounds__(WARPS * 32)
     group_kernel(const Problem<T> p, const std::int64_t first) {
   using namespace group_detail;
@@ -354,7 +365,8 @@ __global__ void __launch_bounds__(WARPS * 32)
   }
   if constexpr (factors(OP)) {
     T* const buf = colbuf + g * STRIDE;
-    FactorStep<T, NP, G, MPB * STRIDE, 0>::run(r, dinv, buf, t, n, p.fast_math, fail);
+    LogSum<T> ld;
+    FactorStep<T, NP, G, MPB * STRIDE, 0, LD>::run(r, dinv, buf, t, n, p.fast_math, fail, ld);
 
     // Store: columns before a failing pivot hold the factor, the rest of the
     // matrix keeps its input (as the reference leaves it).
@@ -415,6 +427,9 @@ __global__ void __launch_bounds__(WARPS * 32)
         }
       }
       if (t == 0) p.info[mat * p.info_s] = fail;
+      if constexpr (LD) {
+        if (t == 0) store_logdet(p, mat, fail, ld.value());
+      }
     }
   }
 
@@ -511,6 +526,12 @@ inline constexpr bool multi_rhs = (OP == Op::Potrs) && NP <= 32 && std::is_same_
 template <class T, int NP, int G, int WARPS, Op OP, Whole W>
 void launch_group_grid(const Problem<T>& p, cudaStream_t stream, unsigned nb, std::int64_t first,
                        std::size_t shm) {
+  if constexpr (factors(OP)) {
+    if (p.out != nullptr) {
+      group_kernel<T, NP, G, WARPS, OP, W, 1, true><<<nb, WARPS * 32, shm, stream>>>(p, first);
+      return;
+    }
+  }
   if constexpr (multi_rhs<T, OP, NP>) {
     if (p.nrhs > 1 && p.b_cs == 1) {
       group_kernel<T, NP, G, WARPS, OP, W, rhs_per_pass><<<nb, WARPS * 32, shm, stream>>>(p, first);

@@ -2,21 +2,25 @@
 // (potrf and posv with a logdet output): out[i out_s] = 2 sum_j log L_jj, or
 // a quiet NaN where info(i) != 0.
 //
-// The tile and panel kernels add it before they end, from the diagonal they
-// just stored (still in cache), the logarithms spread over the matrix's
-// threads (block_logdet), so it costs no pass over memory. The group kernel
-// (small orders) and the large-matrix factorization are followed by
-// logdet_kernel, which reads the stored diagonal: the group kernel holds its
-// rows in registers up to its last store, and adding the log-determinant to
-// it cost every potrf, with or without the output (the rows went to local
-// memory, or the registers per thread rose from 128 to 167 at n = 16 in
-// float; the first made potrf 2.2-4x slower at n = 16-32 on an H200).
+// No kernel makes a pass over memory for it where it can be helped. The
+// group kernel (small orders) sums the pivots' roots as it factors, in a
+// kernel instantiation of its own: in the plain kernel, code that picked the
+// diagonal out of the register rows after the factorization cost every
+// potrf, with or without the output (the rows went to local memory, or the
+// registers per thread rose from 128 to 167 at n = 16 in float; the first
+// made potrf 2.2-4x slower at n = 16-32 on an H200). The tile and panel
+// kernels add it before they end, from the diagonal they just stored (still
+// in cache), the logarithms spread over the matrix's threads (block_logdet).
+// The large-matrix factorization, whose matrices span many blocks, is
+// followed by logdet_kernel, which reads the stored diagonal.
 //
-// LogSum sums logarithms at the cost of one: each value's binary exponent
-// goes to an integer and its mantissa, in [1, 2), into a product kept in
-// [1, 2). A factor that succeeded has a positive normal diagonal (the root of
-// a pivot that passed pivot_ok); anything else makes the sum NaN, which only
-// a failed factorization, whose value is NaN anyway, can see.
+// LogSum sums logarithms at the cost of one: a running product kept in
+// [1, 2) is multiplied by each value, and the product's binary exponent goes
+// to an integer (four instructions a value, and exact: scaling by a power of
+// two rounds nothing). A factor that succeeded has a positive normal
+// diagonal (the root of a pivot that passed pivot_ok), so every product is
+// normal; anything else gives a meaningless sum, which only a failed
+// factorization, whose value is NaN anyway, can see.
 #ifndef BATCHOL_CUDA_LOGDET_CUH
 #define BATCHOL_CUDA_LOGDET_CUH
 
@@ -30,14 +34,14 @@ struct Bits;
 template <>
 struct Bits<double> {
   using type = long long;
-  static constexpr int kMant = 52, kBias = 1023, kMaxExp = 0x7ff;
+  static constexpr int kMant = 52, kBias = 1023;
   __device__ static type of(double x) { return __double_as_longlong(x); }
   __device__ static double from(type b) { return __longlong_as_double(b); }
 };
 template <>
 struct Bits<float> {
   using type = int;
-  static constexpr int kMant = 23, kBias = 127, kMaxExp = 0xff;
+  static constexpr int kMant = 23, kBias = 127;
   __device__ static type of(float x) { return __float_as_int(x); }
   __device__ static float from(type b) { return __int_as_float(b); }
 };
@@ -59,16 +63,10 @@ struct LogSum {
   int expo = 0;
 
   __device__ void add(T x) {
-    const U b = B::of(x);
-    const int e = int(b >> B::kMant) & B::kMaxExp;  // the sign bit is clear where b > 0
     constexpr U frac = (U(1) << B::kMant) - 1;
-    const bool normal = b > 0 && e != 0 && e != B::kMaxExp;
-    mant *= normal ? B::from((b & frac) | (U(B::kBias) << B::kMant)) : quiet_nan(T());
-    expo += e - B::kBias;
-    if (mant >= T(2)) {
-      mant *= T(0.5);
-      ++expo;
-    }
+    const U b = B::of(mant * x);
+    expo += int(b >> B::kMant) - B::kBias;  // positive: no sign bit
+    mant = B::from((b & frac) | (U(B::kBias) << B::kMant));
   }
   __device__ T value() const { return log(mant) + T(expo) * T(0.693147180559945309417232121458); }
 };

@@ -126,10 +126,6 @@ Launch try_row(const Problem<T>& p, cudaStream_t s) {
     if (p.n <= lo || p.n > e.n_hi) return Launch::NoKernel;
     if constexpr (e.kernel == Kernel::Group) {
       launch_group<T, e.np, e.lanes, e.warps, OP>(p, s);
-      // The group kernel's registers have no room for the log-determinant.
-      if constexpr (factors(OP)) {
-        if (p.out != nullptr) launch_logdet(p, s);
-      }
     } else if constexpr (e.kernel == Kernel::Strided) {
       static_assert(!factors(OP), "strided rows: solves only");
       launch_strided_solve<T, e.np / 32, OP, e.ahead, e.nr>(p, s);

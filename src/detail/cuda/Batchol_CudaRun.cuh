@@ -9,7 +9,8 @@
 // (Batchol_CudaTuning.cuh), launch_table and launch_rows find the row of pr.n
 // (Batchol_CudaRows.cuh), and the row's launcher starts the kernel (the
 // kernel headers). No layer calls back up: a posv whose row splits it into a
-// factorization and a solve comes back here for the solve.
+// factorization and a solve comes back here for the solve. potri has one
+// kernel and no table (Batchol_CudaPotri.cuh).
 #ifndef BATCHOL_CUDA_RUN_CUH
 #define BATCHOL_CUDA_RUN_CUH
 
@@ -42,7 +43,11 @@ BATCHOL_CUDA_ENTRIES(extern, double)
 namespace batchol::cuda {
 
 template <Op OP, class T>
-void run(const Problem<T>& p, cudaStream_t stream) {
+void run(const Problem<T>& p, cudaStream_t stream);
+
+// The operations of the kernel tables.
+template <Op OP, class T>
+void run_tables(const Problem<T>& p, cudaStream_t stream) {
   if constexpr (OP == Op::Posv) {
     // Above the tuned tables posv is always split: LargeTable's potrf (or
     // the large-matrix factorization), then the solve of the systems it
@@ -71,6 +76,14 @@ void run(const Problem<T>& p, cudaStream_t stream) {
       launch_tuned<Op::Potrs>(q, stream);
     }
   }
+}
+
+template <Op OP, class T>
+void run(const Problem<T>& p, cudaStream_t stream) {
+  if constexpr (OP == Op::Potri)
+    launch_potri(p, stream);  // one kernel, no table
+  else
+    run_tables<OP>(p, stream);
 }
 
 }  // namespace batchol::cuda
