@@ -32,6 +32,7 @@ struct NoLogdet {};
 template <class ExecSpace, class AView, class LogdetView, class T>
 void set_logdet(const char* routine, const AView& A, const LogdetView& logdet, Problem<T>& pr) {
   if constexpr (!std::is_same_v<LogdetView, NoLogdet>) {
+    static_assert(!is_complex_v<T>, "batchol: the logdet output takes float or double matrices");
     check_out<ExecSpace>(routine, "logdet", A, logdet);
     set_out(pr, logdet);
   }
@@ -41,7 +42,7 @@ template <class ExecSpace, class AView, class InfoView, class LogdetView>
 void potrf_call(const ExecSpace& exec, const AView& A, const InfoView& info,
                 const LogdetView& logdet, const Options& opts) {
   constexpr const char* routine = "potrf";
-  check_matrices<ExecSpace>(routine, A);
+  check_matrices<ExecSpace, AView, true>(routine, A);
   static_assert(!std::is_const_v<typename AView::value_type>,
                 "batchol::potrf: A must not be const");
   check_info<ExecSpace>(routine, A, info);
@@ -58,7 +59,7 @@ template <class ExecSpace, class AView, class BView, class InfoView, class Logde
 void posv_call(const ExecSpace& exec, const AView& A, const BView& B, const InfoView& info,
                const LogdetView& logdet, const Options& opts) {
   constexpr const char* routine = "posv";
-  check_matrices<ExecSpace>(routine, A);
+  check_matrices<ExecSpace, AView, true>(routine, A);
   static_assert(!std::is_const_v<typename AView::value_type>, "batchol::posv: A must not be const");
   check_rhs<ExecSpace>(routine, "B", A, B);
   check_info<ExecSpace>(routine, A, info);
@@ -69,6 +70,7 @@ void posv_call(const ExecSpace& exec, const AView& A, const BView& B, const Info
   set_info(pr, info);
   pr.mirror = opts.write_transposed;
   pr.fast_math = opts.fast_math;
+  pr.conj = is_complex_v<typename AView::non_const_value_type> && opts.uplo == Uplo::Upper;
   run<Op::Posv>(routine, exec, pr, opts);
 }
 
@@ -100,12 +102,13 @@ void potrf(const ExecSpace& exec, const AView& A, const InfoView& info, const Lo
 template <class ExecSpace, class AView, class BView>
 void potrs(const ExecSpace& exec, const AView& A, const BView& B, const Options& opts = Options{}) {
   constexpr const char* routine = "potrs";
-  detail::check_matrices<ExecSpace>(routine, A);
+  detail::check_matrices<ExecSpace, AView, true>(routine, A);
   detail::check_rhs<ExecSpace>(routine, "B", A, B);
   detail::check_options(routine, opts);
   auto pr = detail::problem_for(A, opts.uplo);
   detail::set_rhs(pr, B);
   pr.fast_math = opts.fast_math;
+  pr.conj = detail::is_complex_v<typename AView::non_const_value_type> && opts.uplo == Uplo::Upper;
   detail::run<Op::Potrs>(routine, exec, pr, opts);
 }
 
@@ -125,25 +128,28 @@ void posv(const ExecSpace& exec, const AView& A, const BView& B, const InfoView&
 }
 
 // Triangular solve op(T) x = b with T the triangle `uplo` of each matrix of A
-// (non-unit diagonal), op(T) = T or T^T. b is (batch, n), overwritten by x.
-// opts.uplo is not read: `uplo` names the triangle.
+// (non-unit diagonal), op(T) = T, T^T or T^H. b is (batch, n), overwritten
+// by x. opts.uplo is not read: `uplo` names the triangle.
 template <class ExecSpace, class AView, class BView>
 void trsv(const ExecSpace& exec, Uplo uplo, Trans trans, const AView& A, const BView& b,
           const Options& opts = Options{}) {
   constexpr const char* routine = "trsv";
   static_assert(detail::rank_v<BView> == 2, "batchol::trsv: b must be a View of rank 2 (batch, n)");
-  detail::check_matrices<ExecSpace>(routine, A);
+  detail::check_matrices<ExecSpace, AView, true>(routine, A);
   detail::check_rhs<ExecSpace>(routine, "b", A, b);
   if (uplo != Uplo::Lower && uplo != Uplo::Upper)
     detail::fail(routine, "uplo", "must be Uplo::Lower or Uplo::Upper");
-  if (trans != Trans::NoTranspose && trans != Trans::Transpose)
-    detail::fail(routine, "trans", "must be Trans::NoTranspose or Trans::Transpose");
+  if (trans != Trans::NoTranspose && trans != Trans::Transpose && trans != Trans::ConjTranspose)
+    detail::fail(routine, "trans", "must be Trans::NoTranspose, Transpose or ConjTranspose");
   detail::check_options(routine, opts);
   auto pr = detail::problem_for(A, uplo);
   detail::set_rhs(pr, b);
   pr.fast_math = opts.fast_math;
-  // Upper arrives as the lower triangle of the transpose, which flips op().
-  const bool transpose_lower = (trans == Trans::Transpose) != (uplo == Uplo::Upper);
+  pr.conj =
+      detail::is_complex_v<typename AView::non_const_value_type> && trans == Trans::ConjTranspose;
+  // Upper arrives as the lower triangle of the transpose, which flips op()
+  // (and keeps the conjugation: (T^T)^H = conj(T)).
+  const bool transpose_lower = (trans != Trans::NoTranspose) != (uplo == Uplo::Upper);
   if (transpose_lower)
     detail::run<Op::TrsvT>(routine, exec, pr, opts);
   else

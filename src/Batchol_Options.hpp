@@ -5,7 +5,8 @@
 namespace batchol {
 
 enum class Uplo { Lower, Upper };
-enum class Trans { NoTranspose, Transpose };
+// ConjTranspose: the conjugate transpose (for real scalars, the transpose).
+enum class Trans { NoTranspose, Transpose, ConjTranspose };
 // How a packed variable-size batch stores each matrix (and each block of
 // right-hand sides) of order n_i: by columns or by rows, leading dimension n_i.
 enum class Storage { ColMajor, RowMajor };

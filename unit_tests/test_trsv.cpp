@@ -37,8 +37,9 @@ Matrix substitute(const Matrix& m, bool lower, const Matrix& b) {
   return x;
 }
 
-// Both (trans) combinations of the configuration's uplo at order n against
-// the substitution, on every path, and the paths against each other.
+// Every op of the configuration's uplo at order n against the substitution,
+// on every path, and the paths against each other (for real scalars
+// ConjTranspose is the transpose).
 template <class C>
 void expect_trsv_matches(int n, int batch) {
   using T = typename C::scalar;
@@ -49,7 +50,8 @@ void expect_trsv_matches(int n, int batch) {
   std::vector<Matrix> images;
   for (const Matrix& l : s.lower) images.push_back(image_of(l, C::uplo, kPoison));
   const auto rhs = make_rhs<T>(n, 1, batch);
-  for (batchol::Trans trans : {batchol::Trans::NoTranspose, batchol::Trans::Transpose}) {
+  for (batchol::Trans trans :
+       {batchol::Trans::NoTranspose, batchol::Trans::Transpose, batchol::Trans::ConjTranspose}) {
     std::vector<Matrix> first;
     for (batchol::Path path : paths_under_test<Op::TrsvN, Op::TrsvT>()) {
       SCOPED_TRACE(case_name(n, batch, path) + ", " + name_of(C::uplo) + ", " + name_of(trans));

@@ -38,13 +38,28 @@ template <class View>
 constexpr void static_check_scalar() {
   using T = typename View::non_const_value_type;
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                "batchol: the scalar type must be float or double");
+                "batchol: the scalar type must be float or double (complex scalars: potrf, "
+                "potrs, posv and trsv)");
 }
 
-template <class ExecSpace, class AView>
+// COMPLEX: the routine also takes Kokkos::complex<float> and
+// Kokkos::complex<double> (Hermitian matrices).
+template <class View, bool COMPLEX>
+constexpr void static_check_scalar_of() {
+  using T = typename View::non_const_value_type;
+  if constexpr (COMPLEX && !std::is_same_v<T, float> && !std::is_same_v<T, double>)
+    static_assert(
+        std::is_same_v<T, Kokkos::complex<float>> || std::is_same_v<T, Kokkos::complex<double>>,
+        "batchol: the scalar type must be float, double, Kokkos::complex<float> or "
+        "Kokkos::complex<double>");
+  else
+    static_check_scalar<View>();
+}
+
+template <class ExecSpace, class AView, bool COMPLEX = false>
 void check_matrices(const char* routine, const AView& A) {
   static_check_view<ExecSpace, AView, 3>();
-  static_check_scalar<AView>();
+  static_check_scalar_of<AView, COMPLEX>();
   if (A.extent(1) != A.extent(2))
     fail(routine, "A",
          "must be square in its last two extents (batch, n, n); got (" + str(A.extent(0)) + ", " +

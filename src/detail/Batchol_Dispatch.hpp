@@ -21,7 +21,8 @@
 //        blocked::run<OP>(exec, pr)             Batchol_Blocked.hpp
 //        cuda::run<OP>(pr, exec.cuda_stream())  cuda/Batchol_CudaRun.cuh
 // A variable-size batch (Problem::orders) goes through run_variable<OP>: the
-// Generic path for Auto, as Potri goes; another path it throws for.
+// Generic path for Auto, as Potri goes; another path it throws for. Complex
+// scalars take the Generic path, for Auto too (run_real has the rest).
 #ifndef BATCHOL_DISPATCH_HPP
 #define BATCHOL_DISPATCH_HPP
 
@@ -34,6 +35,7 @@
 #include <detail/Batchol_HostPath.hpp>
 #include <detail/Batchol_Op.hpp>
 #include <detail/Batchol_Problem.hpp>
+#include <detail/Batchol_Scalar.hpp>
 
 #include <string>
 
@@ -101,10 +103,14 @@ inline std::string region_name(Op op, Path path, bool variable_size = false) {
   return std::string("batchol::") + routine_name(op) + (variable_size ? "_vbatch[" : "[") + p + "]";
 }
 
-// Operation OP of a checked call (`routine` names it in errors) on every
-// matrix of pr, on exec.
+// Operation OP of a checked call on real scalars, on the path opts and pr
+// choose.
 template <Op OP, class ExecSpace, class T>
-void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const Options& opts) {
+void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const Options& opts);
+
+template <Op OP, class ExecSpace, class T>
+void run_real(const char* routine, const ExecSpace& exec, const Problem<T>& pr,
+              const Options& opts) {
   Path path = resolve_path<ExecSpace, OP>(routine, opts);
   if constexpr (OP == Op::Posv && cuda_path_available_v<ExecSpace, OP>) {
     // A batch of large matrices: the Cuda path factors them, the Blocked
@@ -142,6 +148,23 @@ void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const
   // A logdet output the path's kernels did not write (the Cuda path's do).
   if constexpr (factors(OP)) {
     if (pr.out != nullptr && path != Path::Cuda) generic::run<Op::Logdet>(exec, pr);
+  }
+}
+
+// Operation OP of a checked call (`routine` names it in errors) on every
+// matrix of pr, on exec.
+template <Op OP, class ExecSpace, class T>
+void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const Options& opts) {
+  if constexpr (is_complex_v<T>) {
+    // Complex scalars: the Generic path only.
+    if (opts.path != Path::Auto && opts.path != Path::Generic)
+      fail(routine, "opts.path",
+           "must be Path::Auto or Path::Generic for complex scalars (the other paths do not "
+           "provide them)");
+    const ScopedRegion region(region_name(OP, Path::Generic));
+    if (pr.batch > 0) generic::run<OP>(exec, pr);
+  } else {
+    run_real<OP>(routine, exec, pr, opts);
   }
 }
 

@@ -52,13 +52,13 @@ struct Functor {
     if constexpr (factors(OP)) {
       const int info = factor(m, a, n);
       if constexpr (OP == Op::Posv) {
-        if (info == 0) team_potrs(m, as_const(a), n, rhs_of(pr, i, n), pr.nrhs);
+        if (info == 0) team_potrs(m, as_const(a), n, rhs_of(pr, i, n), pr.nrhs, pr.conj);
       }
       Kokkos::single(Kokkos::PerTeam(m), [&]() { info_of(pr, i) = info; });
     } else if constexpr (OP == Op::Potrs) {
-      team_potrs(m, as_const(a), n, rhs_of(pr, i, n), pr.nrhs);
+      team_potrs(m, as_const(a), n, rhs_of(pr, i, n), pr.nrhs, pr.conj);
     } else {
-      team_trsv(m, op_t<OP>{}, as_const(a), n, rhs_of(pr, i, n), pr.nrhs);
+      team_trsv(m, op_t<OP>{}, as_const(a), n, rhs_of(pr, i, n), pr.nrhs, pr.conj);
     }
   }
 
@@ -69,11 +69,12 @@ struct Functor {
     } else if constexpr (OP == Op::Potrf || OP == Op::Posv) {
       const int info = factor(m, matrix_of(pr, i), pr.n);
       if constexpr (OP == Op::Posv) {
-        if (info == 0) team_potrs(m, as_const(matrix_of(pr, i)), pr.n, rhs_of(pr, i), pr.nrhs);
+        if (info == 0)
+          team_potrs(m, as_const(matrix_of(pr, i)), pr.n, rhs_of(pr, i), pr.nrhs, pr.conj);
       }
       Kokkos::single(Kokkos::PerTeam(m), [&]() { info_of(pr, i) = info; });
     } else if constexpr (OP == Op::Potrs) {
-      team_potrs(m, as_const(matrix_of(pr, i)), pr.n, rhs_of(pr, i), pr.nrhs);
+      team_potrs(m, as_const(matrix_of(pr, i)), pr.n, rhs_of(pr, i), pr.nrhs, pr.conj);
     } else if constexpr (OP == Op::Potri) {
       const work_view work(m.team_scratch(scratch_level), team_potri_work_count(pr.n));
       const int info = team_potri(m, matrix_of(pr, i), pr.n, work.data());
@@ -98,10 +99,12 @@ struct Functor {
         pr.iter[i * pr.iter_s] = iter;
       });
     } else if constexpr (OP == Op::TrsvN) {
-      team_trsv(m, op_t<Op::TrsvN>{}, as_const(matrix_of(pr, i)), pr.n, rhs_of(pr, i), pr.nrhs);
+      team_trsv(m, op_t<Op::TrsvN>{}, as_const(matrix_of(pr, i)), pr.n, rhs_of(pr, i), pr.nrhs,
+                pr.conj);
     } else {
       static_assert(OP == Op::TrsvT, "an operation the Generic path does not implement");
-      team_trsv(m, op_t<Op::TrsvT>{}, as_const(matrix_of(pr, i)), pr.n, rhs_of(pr, i), pr.nrhs);
+      team_trsv(m, op_t<Op::TrsvT>{}, as_const(matrix_of(pr, i)), pr.n, rhs_of(pr, i), pr.nrhs,
+                pr.conj);
     }
   }
 };

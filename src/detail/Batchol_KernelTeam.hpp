@@ -4,10 +4,19 @@
 // register array; the panels to its left are streamed from A. Rows are spread
 // over the team's threads. Each element receives its updates in the same order
 // as serial_potrf, so the two agree to the bit when the compiler contracts alike.
+//
+// Complex Hermitian matrices (A = L L^H) take the same code: the updates
+// multiply by the conjugate, and the pivot is the real part of the updated
+// diagonal. As in LAPACK's ?potrf the imaginary part of A's diagonal is not
+// used (a Hermitian matrix built in floating point may carry rounding
+// there), but a NaN or infinite one fails as a bad pivot would, at its
+// column. For real scalars each of these is the identity
+// (Batchol_Scalar.hpp).
 #ifndef BATCHOL_KERNEL_TEAM_HPP
 #define BATCHOL_KERNEL_TEAM_HPP
 
 #include <detail/Batchol_KernelSerial.hpp>
+#include <detail/Batchol_Scalar.hpp>
 
 namespace batchol::detail {
 
@@ -23,6 +32,7 @@ KOKKOS_INLINE_FUNCTION constexpr std::size_t team_potrf_work_count(int n) {
 // factor each panel in place (same result, more traffic to A).
 template <class Member, class T>
 KOKKOS_INLINE_FUNCTION int team_potrf(const Member& member, Strided<T> a, int n, T* work) {
+  using R = real_t<T>;
   constexpr int NB = generic_nb;
   int info = 0;
   for (int k0 = 0; k0 < n && info == 0; k0 += NB) {
@@ -39,8 +49,10 @@ KOKKOS_INLINE_FUNCTION int team_potrf(const Member& member, Strided<T> a, int n,
       for (int k = 0; k < k0; ++k) {
         const T aik = a(i, k);
         for (int c = 0; c < NB; ++c)
-          if (c < cols) acc[c] -= aik * a(k0 + c, k);
+          if (c < cols) acc[c] -= aik * conj_if(true, a(k0 + c, k));
       }
+      // A diagonal entry whose imaginary part is NaN or infinite: its pivot fails.
+      if (r < w && !imag_finite(a(i, i))) acc[r] = T(quiet_nan<R>());
       for (int c = 0; c < NB; ++c)
         if (c < cols) p(r, c) = acc[c];
     });
@@ -49,23 +61,23 @@ KOKKOS_INLINE_FUNCTION int team_potrf(const Member& member, Strided<T> a, int n,
     // Factor the panel right-looking. The diagonal entry keeps the pivot until
     // the second barrier, so that every thread reads the same pivot first.
     for (int j = 0; j < w; ++j) {
-      const T d = p(j, j);
+      const R d = real_part(p(j, j));
       if (!pivot_ok(d)) {  // every thread sees the same d: the team leaves together
         info = k0 + j + 1;
         break;
       }
-      const T s = detail::sqrt(d);
+      const R s = detail::sqrt(d);
       Kokkos::parallel_for(Kokkos::TeamThreadRange(member, j + 1, rows),
                            [&](const int r) { p(r, j) = p(r, j) / s; });
       member.team_barrier();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(member, j, rows), [&](const int r) {
         if (r == j) {
-          p(j, j) = s;
+          p(j, j) = T(s);
           return;
         }
         const T lrj = p(r, j);
         const int last = min_int(w - 1, r);
-        for (int c = j + 1; c <= last; ++c) p(r, c) -= lrj * p(c, j);
+        for (int c = j + 1; c <= last; ++c) p(r, c) -= lrj * conj_if(true, p(c, j));
       });
       member.team_barrier();
     }
@@ -83,66 +95,70 @@ KOKKOS_INLINE_FUNCTION int team_potrf(const Member& member, Strided<T> a, int n,
 
 // Solve with L or L^T for nrhs columns of b, column-oriented. The solved entry
 // of step j is divided in place one step later, when nobody reads it any more,
-// which leaves a single barrier per column.
+// which leaves a single barrier per column. `conj`: with conj(L) instead of L
+// (complex scalars: L^H instead of L^T).
 template <class Member, class T>
 KOKKOS_INLINE_FUNCTION void team_trsv(const Member& member, op_t<Op::TrsvN>, Strided<const T> l,
-                                      int n, Strided<T> b, int nrhs) {
+                                      int n, Strided<T> b, int nrhs, bool conj = false) {
   for (int j = 0; j < n; ++j) {
-    const T ljj = l(j, j);
+    const T ljj = conj_if(conj, l(j, j));
     const int first = j > 0 ? j - 1 : j + 1;  // row j-1 gets its final division here
     Kokkos::parallel_for(Kokkos::TeamThreadRange(member, (n - first) * nrhs), [&](const int t) {
       const int r = first + t / nrhs;
       const int q = t % nrhs;
       if (r == j - 1) {
-        b(r, q) = b(r, q) / l(r, r);
+        b(r, q) = b(r, q) / conj_if(conj, l(r, r));
       } else if (r > j) {
-        b(r, q) -= l(r, j) * (b(j, q) / ljj);
+        b(r, q) -= conj_if(conj, l(r, j)) * (b(j, q) / ljj);
       }
     });
     member.team_barrier();
   }
   if (n > 0) {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, nrhs),
-                         [&](const int q) { b(n - 1, q) = b(n - 1, q) / l(n - 1, n - 1); });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, nrhs), [&](const int q) {
+      b(n - 1, q) = b(n - 1, q) / conj_if(conj, l(n - 1, n - 1));
+    });
     member.team_barrier();
   }
 }
 
 template <class Member, class T>
 KOKKOS_INLINE_FUNCTION void team_trsv(const Member& member, op_t<Op::TrsvT>, Strided<const T> l,
-                                      int n, Strided<T> b, int nrhs) {
+                                      int n, Strided<T> b, int nrhs, bool conj = false) {
   for (int j = n - 1; j >= 0; --j) {
-    const T ljj = l(j, j);
+    const T ljj = conj_if(conj, l(j, j));
     const int end = j < n - 1 ? j + 2 : j;  // row j+1 gets its final division here
     Kokkos::parallel_for(Kokkos::TeamThreadRange(member, end * nrhs), [&](const int t) {
       const int r = t / nrhs;
       const int q = t % nrhs;
       if (r == j + 1) {
-        b(r, q) = b(r, q) / l(r, r);
+        b(r, q) = b(r, q) / conj_if(conj, l(r, r));
       } else if (r < j) {
-        b(r, q) -= l(j, r) * (b(j, q) / ljj);
+        b(r, q) -= conj_if(conj, l(j, r)) * (b(j, q) / ljj);
       }
     });
     member.team_barrier();
   }
   if (n > 0) {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(member, nrhs),
-                         [&](const int q) { b(0, q) = b(0, q) / l(0, 0); });
+                         [&](const int q) { b(0, q) = b(0, q) / conj_if(conj, l(0, 0)); });
     member.team_barrier();
   }
 }
 
+// L L^H x = b. `conj`: the factor given is conj(L) (a complex Upper problem
+// seen through the transposed strides holds U^T = conj(L)).
 template <class Member, class T>
 KOKKOS_INLINE_FUNCTION void team_potrs(const Member& member, Strided<const T> l, int n,
-                                       Strided<T> b, int nrhs) {
-  team_trsv(member, op_t<Op::TrsvN>{}, l, n, b, nrhs);
-  team_trsv(member, op_t<Op::TrsvT>{}, l, n, b, nrhs);
+                                       Strided<T> b, int nrhs, bool conj = false) {
+  team_trsv(member, op_t<Op::TrsvN>{}, l, n, b, nrhs, conj);
+  team_trsv(member, op_t<Op::TrsvT>{}, l, n, b, nrhs, !conj);
 }
 
 template <class Member, class T>
 KOKKOS_INLINE_FUNCTION void team_mirror(const Member& member, Strided<T> a, int n) {
   Kokkos::parallel_for(Kokkos::TeamThreadRange(member, n), [&](const int i) {
-    for (int j = 0; j < i; ++j) a(j, i) = a(i, j);
+    for (int j = 0; j < i; ++j) a(j, i) = conj_if(true, a(i, j));
   });
   member.team_barrier();
 }

@@ -12,8 +12,8 @@
 // Variable-size batches (matrices of different orders) add per-matrix orders
 // and, for packed storage, per-matrix offsets; n stays the largest order,
 // which sizes scratch and picks the kernels. Their fields default to a
-// fixed-size batch, which every path reads as before. Room to grow: complex
-// scalars are another T.
+// fixed-size batch, which every path reads as before. Complex scalars are
+// another T (Generic path only, Batchol_Scalar.hpp).
 #ifndef BATCHOL_PROBLEM_HPP
 #define BATCHOL_PROBLEM_HPP
 
@@ -55,6 +55,11 @@ struct Problem {
   // Options::fast_math: the factorizations may take their pivots' square
   // roots and reciprocals from approximations (Host and Cuda paths).
   bool fast_math = false;
+  // Complex scalars, solves: the substitution with L conjugates its elements
+  // (trsv with Trans::ConjTranspose; potrs and posv of an Upper problem,
+  // whose transposed view holds U^T = conj(L), and their second
+  // substitution then does not). Always false for real scalars.
+  bool conj = false;
   // Solves only: a system whose info is nonzero keeps its right-hand sides
   // (a posv split into potrf and a solve, on the Cuda and Blocked paths).
   // Otherwise the solves never read info.

@@ -37,7 +37,9 @@ inline const char* name_of(Uplo u) {
   return u == Uplo::Lower ? "Lower" : "Upper";
 }
 inline const char* name_of(batchol::Trans t) {
-  return t == batchol::Trans::NoTranspose ? "NoTranspose" : "Transpose";
+  return t == batchol::Trans::NoTranspose ? "NoTranspose"
+         : t == batchol::Trans::Transpose ? "Transpose"
+                                          : "ConjTranspose";
 }
 inline const char* name_of(batchol::Path p) {
   switch (p) {

@@ -1,0 +1,476 @@
+// Complex Hermitian matrices (Kokkos::complex<float>, Kokkos::complex<double>)
+// against LAPACK's cpotrf/zpotrf and cpotrs/zpotrs: the factor, the solution
+// of potrs and posv, trsv in every op (T, T^T, T^H), both triangles and both
+// layouts; exact info for a negative pivot, a NaN imaginary part on the
+// diagonal and a NaN, each in the middle of a good batch that it leaves as it
+// is; a finite imaginary part on the diagonal not read (as LAPACK); the other
+// triangle untouched; the paths that do not take complex scalars refuse.
+#include "support/tolerance.hpp"
+#include "support/views.hpp"
+
+#include <gtest/gtest.h>
+#include <Batchol.hpp>
+
+#include <cmath>
+#include <complex>
+#include <cstddef>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+extern "C" {
+void zpotrf_(const char* uplo, const int* n, std::complex<double>* a, const int* lda, int* info,
+             std::size_t);
+void zpotrs_(const char* uplo, const int* n, const int* nrhs, const std::complex<double>* a,
+             const int* lda, std::complex<double>* b, const int* ldb, int* info, std::size_t);
+}
+
+namespace batchol_test {
+namespace {
+
+using C64 = std::complex<double>;
+using batchol::Uplo;
+
+template <class T, class Layout, Uplo U>
+struct ComplexConfig {
+  using real = T;
+  using scalar = Kokkos::complex<T>;
+  using layout = Layout;
+  static constexpr Uplo uplo = U;
+};
+using ComplexConfigs = ::testing::Types<ComplexConfig<float, Kokkos::LayoutLeft, Uplo::Lower>,
+                                        ComplexConfig<float, Kokkos::LayoutLeft, Uplo::Upper>,
+                                        ComplexConfig<float, Kokkos::LayoutRight, Uplo::Lower>,
+                                        ComplexConfig<float, Kokkos::LayoutRight, Uplo::Upper>,
+                                        ComplexConfig<double, Kokkos::LayoutLeft, Uplo::Lower>,
+                                        ComplexConfig<double, Kokkos::LayoutLeft, Uplo::Upper>,
+                                        ComplexConfig<double, Kokkos::LayoutRight, Uplo::Lower>,
+                                        ComplexConfig<double, Kokkos::LayoutRight, Uplo::Upper>>;
+struct ComplexNames {
+  template <class C>
+  static std::string GetName(int) {
+    return std::string(std::is_same_v<typename C::real, float> ? "cfloat" : "cdouble") + "_" +
+           (std::is_same_v<typename C::layout, Kokkos::LayoutLeft> ? "LayoutLeft" : "LayoutRight") +
+           "_" + (C::uplo == Uplo::Lower ? "Lower" : "Upper");
+  }
+};
+
+template <class C>
+class Complex : public ::testing::Test {};
+TYPED_TEST_SUITE(Complex, ComplexConfigs, ComplexNames);
+
+const std::vector<int> kSizes = {1, 2, 3, 5, 8, 9, 16, 17, 33};
+
+// A dense n x n complex matrix, column-major (LAPACK's order).
+struct CMatrix {
+  int n = 0;
+  std::vector<C64> v;
+  explicit CMatrix(int n_ = 0) : n(n_), v(std::size_t(n_) * n_) {}
+  C64& operator()(int i, int j) { return v[std::size_t(j) * n + i]; }
+  C64 operator()(int i, int j) const { return v[std::size_t(j) * n + i]; }
+};
+
+double frob(const CMatrix& a) {
+  double s = 0;
+  for (const C64& x : a.v) s += std::norm(x);
+  return std::sqrt(s);
+}
+
+// B B^H / n + I with B's entries uniform in the unit square: Hermitian
+// positive definite, condition number a few tens.
+CMatrix random_hpd(int n, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  CMatrix b(n), a(n);
+  for (C64& x : b.v) x = C64(u(rng), u(rng));
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      C64 s = 0;
+      for (int k = 0; k < n; ++k) s += b(i, k) * std::conj(b(j, k));
+      a(i, j) = s / double(n) + (i == j ? 1.0 : 0.0);
+    }
+  for (int i = 0; i < n; ++i) a(i, i) = C64(a(i, i).real(), 0.0);
+  return a;
+}
+
+// LAPACK's lower factor of a (zero above the diagonal), and its info.
+int lapack_lower(const CMatrix& a, CMatrix& l) {
+  l = a;
+  int info = 0;
+  zpotrf_("L", &l.n, l.v.data(), &l.n, &info, 1);
+  for (int j = 0; j < l.n; ++j)
+    for (int i = 0; i < j; ++i) l(i, j) = 0;
+  return info;
+}
+
+// Matrix b of the device View h (a host mirror), as stored.
+template <class H>
+CMatrix get_c(const H& h, int b) {
+  const int n = int(h.extent(1));
+  CMatrix m(n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) m(i, j) = C64(h(b, i, j).real(), h(b, i, j).imag());
+  return m;
+}
+
+// The triangle `uplo` of a into h's matrix b, the other triangle `poison`.
+template <class H>
+void put_c(const H& h, int b, const CMatrix& a, Uplo uplo, C64 poison) {
+  using S = typename H::non_const_value_type;
+  using R = typename S::value_type;
+  for (int i = 0; i < a.n; ++i)
+    for (int j = 0; j < a.n; ++j) {
+      const bool mine = uplo == Uplo::Lower ? j <= i : j >= i;
+      const C64 x = mine ? a(i, j) : poison;
+      h(b, i, j) = S(R(x.real()), R(x.imag()));
+    }
+}
+
+// The lower factor that a stored factor (triangle uplo) stands for: L, or
+// U^H for Upper.
+CMatrix lower_factor(const CMatrix& stored, Uplo uplo) {
+  CMatrix l(stored.n);
+  for (int i = 0; i < stored.n; ++i)
+    for (int j = 0; j <= i; ++j)
+      l(i, j) = uplo == Uplo::Lower ? stored(i, j) : std::conj(stored(j, i));
+  return l;
+}
+
+template <class R>
+double tol(int n) {
+  return kSafety * std::max(n, 1) * double(std::numeric_limits<R>::epsilon());
+}
+
+// A factor against LAPACK's, and ||L L^H - A|| / ||A||.
+template <class R>
+::testing::AssertionResult factor_ok(const CMatrix& a, const CMatrix& stored, Uplo uplo) {
+  const int n = a.n;
+  const CMatrix l = lower_factor(stored, uplo);
+  CMatrix ref;
+  if (lapack_lower(a, ref) != 0) return ::testing::AssertionFailure() << "LAPACK failed";
+  CMatrix d(n), r(n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      d(i, j) = l(i, j) - ref(i, j);
+      C64 s = 0;
+      for (int k = 0; k <= std::min(i, j); ++k) s += l(i, k) * std::conj(l(j, k));
+      r(i, j) = s - a(i, j);
+    }
+  // The matrices are well conditioned (B B^H / n + I): the factor's forward
+  // error is a small multiple of its backward error.
+  const double fwd = frob(d) / frob(ref), bwd = frob(r) / frob(a);
+  if (!(bwd <= tol<R>(n)))
+    return ::testing::AssertionFailure() << "residual " << bwd << " > " << tol<R>(n);
+  if (!(fwd <= 10 * tol<R>(n)))
+    return ::testing::AssertionFailure() << "vs LAPACK " << fwd << " > " << 10 * tol<R>(n);
+  for (int j = 0; j < n; ++j)
+    if (stored(j, j).imag() != 0.0)
+      return ::testing::AssertionFailure() << "diagonal " << j << " not real";
+  return ::testing::AssertionSuccess();
+}
+
+// x (n x nrhs, column-major) against LAPACK zpotrs on a, and ||A x - b|| / (||A|| ||x||).
+template <class R>
+::testing::AssertionResult solution_ok(const CMatrix& a, const std::vector<C64>& b,
+                                       const std::vector<C64>& x, int nrhs) {
+  const int n = a.n;
+  CMatrix l;
+  lapack_lower(a, l);
+  std::vector<C64> ref = b;
+  int info = 0;
+  zpotrs_("L", &n, &nrhs, l.v.data(), &n, ref.data(), &n, &info, 1);
+  double r2 = 0, x2 = 0, d2 = 0, ref2 = 0;
+  for (int q = 0; q < nrhs; ++q)
+    for (int i = 0; i < n; ++i) {
+      C64 s = 0;
+      for (int k = 0; k < n; ++k) s += a(i, k) * x[q * n + k];
+      r2 += std::norm(s - b[q * n + i]);
+      x2 += std::norm(x[q * n + i]);
+      d2 += std::norm(x[q * n + i] - ref[q * n + i]);
+      ref2 += std::norm(ref[q * n + i]);
+    }
+  const double bwd = std::sqrt(r2) / (frob(a) * std::sqrt(x2));
+  const double fwd = std::sqrt(d2) / std::sqrt(ref2);
+  if (!(bwd <= tol<R>(n)))
+    return ::testing::AssertionFailure() << "residual " << bwd << " > " << tol<R>(n);
+  if (!(fwd <= 10 * tol<R>(n)))
+    return ::testing::AssertionFailure() << "vs LAPACK " << fwd << " > " << 10 * tol<R>(n);
+  return ::testing::AssertionSuccess();
+}
+
+template <class C>
+using CBatch3 = Kokkos::View<typename C::scalar***, typename C::layout, Exec>;
+
+const C64 kCPoison(777.0, -777.0);
+
+TYPED_TEST(Complex, PotrfMatchesLapack) {
+  using C = TypeParam;
+  using R = typename C::real;
+  std::mt19937 rng(11);
+  for (int n : kSizes) {
+    for (bool both : {false, true}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + (both ? ", write_transposed" : ""));
+      const int batch = 7;
+      std::vector<CMatrix> a;
+      CBatch3<C> A("A", batch, n, n);
+      auto h = Kokkos::create_mirror_view(A);
+      for (int b = 0; b < batch; ++b) {
+        a.push_back(random_hpd(n, rng));
+        put_c(h, b, a[b], C::uplo, kCPoison);
+      }
+      Kokkos::deep_copy(A, h);
+      InfoView info = make_info(batch, -99);
+      batchol::Options opts;
+      opts.uplo = C::uplo;
+      opts.write_transposed = both;
+      batchol::potrf(Exec(), A, info, opts);
+      Kokkos::deep_copy(h, A);
+      for (int i : download_info(info)) EXPECT_EQ(i, 0);
+      for (int b = 0; b < batch; ++b) {
+        const CMatrix s = get_c(h, b);
+        EXPECT_TRUE(factor_ok<R>(a[b], s, C::uplo)) << "matrix " << b;
+        // The other triangle: untouched, or the factor's conjugate transpose.
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j) {
+            const bool other = C::uplo == Uplo::Lower ? j > i : j < i;
+            if (!other) continue;
+            const C64 expect = both ? std::conj(s(j, i)) : kCPoison;
+            EXPECT_EQ(s(i, j), expect) << "matrix " << b << " (" << i << ", " << j << ")";
+          }
+      }
+    }
+  }
+}
+
+// posv, and potrf then potrs, with 1 and 3 right-hand sides.
+TYPED_TEST(Complex, SolvesMatchLapack) {
+  using C = TypeParam;
+  using R = typename C::real;
+  using S = typename C::scalar;
+  std::mt19937 rng(12);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int n : kSizes)
+    for (int nrhs : {1, 3})
+      for (bool fused : {true, false}) {
+        SCOPED_TRACE("n = " + std::to_string(n) + ", nrhs = " + std::to_string(nrhs) +
+                     (fused ? ", posv" : ", potrf + potrs"));
+        const int batch = 5;
+        std::vector<CMatrix> a;
+        std::vector<std::vector<C64>> b(batch, std::vector<C64>(std::size_t(n) * nrhs));
+        CBatch3<C> A("A", batch, n, n);
+        Kokkos::View<S***, typename C::layout, Exec> B("B", batch, n, nrhs);
+        auto ha = Kokkos::create_mirror_view(A);
+        auto hb = Kokkos::create_mirror_view(B);
+        for (int k = 0; k < batch; ++k) {
+          a.push_back(random_hpd(n, rng));
+          put_c(ha, k, a[k], C::uplo, kCPoison);
+          for (int q = 0; q < nrhs; ++q)
+            for (int i = 0; i < n; ++i) {
+              const C64 x(u(rng), u(rng));
+              b[k][q * n + i] = C64(R(x.real()), R(x.imag()));  // what B holds in T
+              hb(k, i, q) = S(R(x.real()), R(x.imag()));
+            }
+        }
+        Kokkos::deep_copy(A, ha);
+        Kokkos::deep_copy(B, hb);
+        InfoView info = make_info(batch, -99);
+        batchol::Options opts;
+        opts.uplo = C::uplo;
+        if (fused) {
+          batchol::posv(Exec(), A, B, info, opts);
+        } else {
+          batchol::potrf(Exec(), A, info, opts);
+          batchol::potrs(Exec(), A, B, opts);
+        }
+        Kokkos::deep_copy(hb, B);
+        for (int i : download_info(info)) EXPECT_EQ(i, 0);
+        for (int k = 0; k < batch; ++k) {
+          std::vector<C64> x(std::size_t(n) * nrhs);
+          for (int q = 0; q < nrhs; ++q)
+            for (int i = 0; i < n; ++i) x[q * n + i] = C64(hb(k, i, q).real(), hb(k, i, q).imag());
+          EXPECT_TRUE(solution_ok<R>(a[k], b[k], x, nrhs)) << "system " << k;
+        }
+      }
+}
+
+// op(T) x = b for the triangle T of a factor, op = T, T^T, T^H: residual.
+TYPED_TEST(Complex, TrsvEveryOp) {
+  using C = TypeParam;
+  using R = typename C::real;
+  using S = typename C::scalar;
+  using batchol::Trans;
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int n : kSizes)
+    for (Trans trans : {Trans::NoTranspose, Trans::Transpose, Trans::ConjTranspose}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", trans " + std::to_string(int(trans)));
+      const int batch = 4;
+      // A triangle with a complex diagonal: trsv is not only for factors.
+      std::vector<CMatrix> t;
+      CBatch3<C> A("A", batch, n, n);
+      Kokkos::View<S**, typename C::layout, Exec> b("b", batch, n);
+      auto ha = Kokkos::create_mirror_view(A);
+      auto hb = Kokkos::create_mirror_view(b);
+      std::vector<std::vector<C64>> rhs(batch, std::vector<C64>(n));
+      for (int k = 0; k < batch; ++k) {
+        CMatrix m(n);
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j) {
+            const bool mine = C::uplo == Uplo::Lower ? j <= i : j >= i;
+            if (!mine) continue;
+            const C64 x =
+                i == j ? C64(2.0 + u(rng) * 0.5, u(rng)) : C64(u(rng), u(rng)) / double(n);
+            m(i, j) = C64(R(x.real()), R(x.imag()));
+          }
+        t.push_back(m);
+        put_c(ha, k, m, C::uplo, kCPoison);
+        for (int i = 0; i < n; ++i) {
+          const C64 x(u(rng), u(rng));
+          rhs[k][i] = C64(R(x.real()), R(x.imag()));
+          hb(k, i) = S(R(x.real()), R(x.imag()));
+        }
+      }
+      Kokkos::deep_copy(A, ha);
+      Kokkos::deep_copy(b, hb);
+      batchol::trsv(Exec(), C::uplo, trans, A, b);
+      Kokkos::deep_copy(hb, b);
+      for (int k = 0; k < batch; ++k) {
+        double r2 = 0, x2 = 0;
+        for (int i = 0; i < n; ++i) {
+          C64 s = 0;
+          for (int j = 0; j < n; ++j) {
+            const C64 tij = trans == Trans::NoTranspose ? t[k](i, j)
+                            : trans == Trans::Transpose ? t[k](j, i)
+                                                        : std::conj(t[k](j, i));
+            s += tij * C64(hb(k, j).real(), hb(k, j).imag());
+          }
+          r2 += std::norm(s - rhs[k][i]);
+          x2 += std::norm(C64(hb(k, i).real(), hb(k, i).imag()));
+        }
+        EXPECT_LE(std::sqrt(r2) / (frob(t[k]) * std::sqrt(x2)), tol<R>(n)) << "system " << k;
+      }
+    }
+}
+
+// Three bad matrices in the middle of a good batch: a negative pivot at
+// column j, a diagonal entry with a NaN imaginary part at column j, a NaN on
+// the diagonal at column j. info names the column; posv leaves their right-hand
+// sides alone; the good matrices come out bit for bit as in a batch without
+// the bad ones.
+TYPED_TEST(Complex, HostileMatricesIsolated) {
+  using C = TypeParam;
+  using S = typename C::scalar;
+  std::mt19937 rng(14);
+  for (int n : {1, 4, 9, 17}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const int j = n / 2;
+    std::vector<CMatrix> good;
+    for (int k = 0; k < 4; ++k) good.push_back(random_hpd(n, rng));
+    CMatrix negative = random_hpd(n, rng), not_real = negative, with_nan = negative;
+    negative(j, j) = C64(-1.0, 0.0);
+    not_real(j, j) = C64(not_real(j, j).real(), std::numeric_limits<double>::quiet_NaN());
+    with_nan(j, j) = C64(std::numeric_limits<double>::quiet_NaN(), 0.0);
+
+    auto run = [&](const std::vector<CMatrix>& items) {
+      const int batch = int(items.size());
+      CBatch3<C> A("A", batch, n, n);
+      Kokkos::View<S**, typename C::layout, Exec> B("B", batch, n);
+      auto ha = Kokkos::create_mirror_view(A);
+      for (int k = 0; k < batch; ++k) put_c(ha, k, items[k], C::uplo, kCPoison);
+      Kokkos::deep_copy(A, ha);
+      Kokkos::deep_copy(B, S(1, -1));
+      InfoView info = make_info(batch, -99);
+      batchol::Options opts;
+      opts.uplo = C::uplo;
+      batchol::posv(Exec(), A, B, info, opts);
+      return std::make_tuple(snapshot(A), snapshot(B), download_info(info));
+    };
+    const auto clean = run(good);
+    std::vector<CMatrix> items = good;
+    items.insert(items.begin() + 2, {negative, not_real, with_nan});
+    const auto mixed = run(items);
+    const auto& info = std::get<2>(mixed);
+    EXPECT_EQ(info[2], j + 1) << "negative pivot";
+    EXPECT_EQ(info[3], j + 1) << "NaN imaginary part on the diagonal";
+    EXPECT_EQ(info[4], j + 1) << "NaN pivot";
+    for (int k = 2; k < 5; ++k)
+      for (int i = 0; i < n; ++i) {
+        const S x = std::get<1>(mixed)(k, i);
+        EXPECT_TRUE(x.real() == 1 && x.imag() == -1) << "system " << k << " row " << i;
+      }
+    for (int k = 0; k < 4; ++k) {
+      const int at = k < 2 ? k : k + 3;
+      EXPECT_EQ(info[at], 0);
+      for (int r = 0; r < n; ++r) {
+        const S x = std::get<1>(mixed)(at, r), y = std::get<1>(clean)(k, r);
+        EXPECT_TRUE(same_bits(x.real(), y.real()) && same_bits(x.imag(), y.imag()))
+            << "good system " << k;
+        for (int c = 0; c < n; ++c) {
+          const S p = std::get<0>(mixed)(at, r, c), q = std::get<0>(clean)(k, r, c);
+          EXPECT_TRUE(same_bits(p.real(), q.real()) && same_bits(p.imag(), q.imag()))
+              << "good matrix " << k;
+        }
+      }
+    }
+  }
+}
+
+// The imaginary part of the diagonal is not read (LAPACK's ?potrf takes the
+// real part): a matrix with one there factors bit for bit as without it.
+TYPED_TEST(Complex, DiagonalImaginaryPartNotRead) {
+  using C = TypeParam;
+  std::mt19937 rng(15);
+  for (int n : {1, 4, 17}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const CMatrix a = random_hpd(n, rng);
+    CMatrix tilted = a;
+    for (int j = 0; j < n; ++j) tilted(j, j) = C64(a(j, j).real(), 1e-3 * (j + 1));
+    auto run = [&](const CMatrix& m) {
+      CBatch3<C> A("A", 1, n, n);
+      auto h = Kokkos::create_mirror_view(A);
+      put_c(h, 0, m, C::uplo, kCPoison);
+      Kokkos::deep_copy(A, h);
+      InfoView info = make_info(1, -99);
+      batchol::Options opts;
+      opts.uplo = C::uplo;
+      batchol::potrf(Exec(), A, info, opts);
+      EXPECT_EQ(download_info(info)[0], 0);
+      return snapshot(A);
+    };
+    const auto x = run(a), y = run(tilted);
+    for (int i = 0; i < n; ++i)
+      for (int c = 0; c < n; ++c) {
+        const bool mine = C::uplo == Uplo::Lower ? c <= i : c >= i;
+        if (!mine) continue;
+        EXPECT_TRUE(same_bits(x(0, i, c).real(), y(0, i, c).real()) &&
+                    same_bits(x(0, i, c).imag(), y(0, i, c).imag()))
+            << "(" << i << ", " << c << ")";
+      }
+  }
+}
+
+// Complex scalars run on the Generic path: Auto and Generic take them, the
+// other paths refuse with a clear error, and the profiling region says Generic.
+TEST(ComplexDispatch, GenericOnly) {
+  using S = Kokkos::complex<double>;
+  Kokkos::View<S***, Exec> A("A", 2, 3, 3);
+  Kokkos::View<S**, Exec> b("b", 2, 3);
+  InfoView info = make_info(2, 0);
+  for (batchol::Path p : {batchol::Path::Host, batchol::Path::Cuda, batchol::Path::Blocked}) {
+    batchol::Options opts;
+    opts.path = p;
+    EXPECT_THROW(batchol::potrf(Exec(), A, info, opts), std::invalid_argument);
+    EXPECT_THROW(batchol::posv(Exec(), A, b, info, opts), std::invalid_argument);
+    EXPECT_THROW(batchol::potrs(Exec(), A, b, opts), std::invalid_argument);
+    EXPECT_THROW(batchol::trsv(Exec(), Uplo::Lower, batchol::Trans::ConjTranspose, A, b, opts),
+                 std::invalid_argument);
+  }
+  batchol::Options opts;
+  opts.path = batchol::Path::Generic;
+  Kokkos::deep_copy(A, S(0));
+  batchol::potrf(Exec(), A, info, opts);  // zero matrices: info 1
+  for (int i : download_info(info)) EXPECT_EQ(i, 1);
+}
+
+}  // namespace
+}  // namespace batchol_test
