@@ -70,7 +70,6 @@ void posv_call(const ExecSpace& exec, const AView& A, const BView& B, const Info
   set_info(pr, info);
   pr.mirror = opts.write_transposed;
   pr.fast_math = opts.fast_math;
-  pr.conj = is_complex_v<typename AView::non_const_value_type> && opts.uplo == Uplo::Upper;
   run<Op::Posv>(routine, exec, pr, opts);
 }
 
@@ -108,7 +107,6 @@ void potrs(const ExecSpace& exec, const AView& A, const BView& B, const Options&
   auto pr = detail::problem_for(A, opts.uplo);
   detail::set_rhs(pr, B);
   pr.fast_math = opts.fast_math;
-  pr.conj = detail::is_complex_v<typename AView::non_const_value_type> && opts.uplo == Uplo::Upper;
   detail::run<Op::Potrs>(routine, exec, pr, opts);
 }
 
@@ -145,6 +143,7 @@ void trsv(const ExecSpace& exec, Uplo uplo, Trans trans, const AView& A, const B
   auto pr = detail::problem_for(A, uplo);
   detail::set_rhs(pr, b);
   pr.fast_math = opts.fast_math;
+  // trsv conjugates by its op, not by its triangle.
   pr.conj =
       detail::is_complex_v<typename AView::non_const_value_type> && trans == Trans::ConjTranspose;
   // Upper arrives as the lower triangle of the transpose, which flips op()

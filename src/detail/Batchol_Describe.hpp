@@ -7,6 +7,7 @@
 #include <Batchol_Options.hpp>
 #include <detail/Batchol_Compat.hpp>
 #include <detail/Batchol_Problem.hpp>
+#include <detail/Batchol_Scalar.hpp>
 #include <detail/Batchol_Strided.hpp>
 
 #include <cstddef>
@@ -28,6 +29,9 @@ Problem<typename AView::non_const_value_type> problem_for(const AView& A, Uplo u
       Strided<const T>{nullptr, std::ptrdiff_t(A.stride(1)), std::ptrdiff_t(A.stride(2))}, uplo);
   pr.a_rs = lower.rs;
   pr.a_cs = lower.cs;
+  // A complex Upper triangle seen this way holds U^T = conj(L): the solves
+  // conjugate (trsv sets its own, from its op).
+  pr.conj = is_complex_v<T> && uplo == Uplo::Upper;
   return pr;
 }
 

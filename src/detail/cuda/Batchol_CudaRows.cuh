@@ -10,7 +10,6 @@
 
 #include "Batchol_CudaGroupKernel.cuh"
 #include "Batchol_CudaLaneSolve.cuh"
-#include "Batchol_CudaLogdet.cuh"
 #include "Batchol_CudaPanelKernel.cuh"
 #include "Batchol_CudaStagedSolve.cuh"
 #include "Batchol_CudaStridedSolve.cuh"
