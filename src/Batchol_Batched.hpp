@@ -205,8 +205,10 @@ void logdet(const ExecSpace& exec, const LView& L, const InfoView& info, const O
 // X. iter(i) >= 0: the refinement steps taken, A unchanged; iter(i) < 0: the
 // fallback ran (-2 range, -3 float factorization, -31 no convergence) and A
 // holds the double factor. info(i) as posv's (nonzero only when the double
-// factorization fails too; B then unchanged). Generic path only;
-// opts.write_transposed must be false, opts.fast_math is not read.
+// factorization fails too; B then unchanged). The Cuda path takes n <= 64
+// (one kernel per batch: A read once, never written unless the fallback
+// runs), the Generic path the rest; opts.write_transposed must be false,
+// opts.fast_math is not read.
 template <class ExecSpace, class AView, class BView, class InfoView, class IterView>
 void posv_mixed(const ExecSpace& exec, const AView& A, const BView& B, const InfoView& info,
                 const IterView& iter, const Options& opts = Options{}) {

@@ -35,10 +35,11 @@ struct Outcome {
   std::vector<int> info, iter;
 };
 
-// posv_mixed on the symmetric matrices `mats` (triangle uplo, NaN in the
-// other one) and right-hand sides `rhs` (n x nrhs each).
+// posv_mixed on `path` with the symmetric matrices `mats` (triangle uplo,
+// NaN in the other one) and right-hand sides `rhs` (n x nrhs each).
 template <class C>
-Outcome run_mixed(const std::vector<Matrix>& mats, const std::vector<Matrix>& rhs) {
+Outcome run_mixed(const std::vector<Matrix>& mats, const std::vector<Matrix>& rhs,
+                  batchol::Path path = batchol::Path::Auto) {
   const int batch = int(mats.size()), n = mats[0].rows, nrhs = rhs[0].cols;
   Batch3<double, typename C::layout> A("A", batch, n, n), B("B", batch, n, nrhs);
   std::vector<Matrix> images;
@@ -50,6 +51,7 @@ Outcome run_mixed(const std::vector<Matrix>& mats, const std::vector<Matrix>& rh
   Kokkos::deep_copy(iter, -99);
   batchol::Options opts;
   opts.uplo = C::uplo;
+  opts.path = path;
   batchol::posv_mixed(Exec(), A, B, info, iter, opts);
   Outcome o;
   auto ha = snapshot(A);
@@ -109,11 +111,11 @@ TYPED_TEST(Mixed, ConvergesToDoubleAccuracy) {
 }
 
 // cond = 1e10 is beyond what a float factor can refine: the fallback gives
-// the double posv result, A holds the double factor (the Generic potrf's
-// bits), and iter says why.
+// the double posv result, A holds a double factor (on the Generic path the
+// bits of its potrf), the other triangle untouched, and iter says why.
 TYPED_TEST(Mixed, FallsBackOnIllConditioned) {
   using C = TypeParam;
-  for (int n : {8, 24}) {
+  for (int n : {8, 24, 40}) {
     SCOPED_TRACE("n = " + std::to_string(n));
     Rng rng(seed_of(n, 1, 0x717));
     std::vector<Matrix> mats, rhs;
@@ -122,6 +124,7 @@ TYPED_TEST(Mixed, FallsBackOnIllConditioned) {
       rhs.push_back(random_matrix(n, 2, rng));
     }
     const Outcome o = run_mixed<C>(mats, rhs);
+    const Outcome g = run_mixed<C>(mats, rhs, batchol::Path::Generic);
     for (int b = 0; b < 3; ++b) {
       SCOPED_TRACE("matrix " + std::to_string(b));
       EXPECT_EQ(o.info[b], 0);
@@ -133,7 +136,14 @@ TYPED_TEST(Mixed, FallsBackOnIllConditioned) {
       EXPECT_LT(ref.iter, 0) << "LAPACK refined where Batchol fell back";
       EXPECT_TRUE(within("posv_mixed vs dsposv", relative_diff(o.x[b], ref.x),
                          forward_tol<double>(n, 1e10)));
-      // The factor in A: what potrf on the Generic path writes.
+      EXPECT_TRUE(within("fallback factor",
+                         factor_backward_error(mats[b], lower_of(o.a[b], C::uplo)),
+                         backward_tol<double>(n)));
+      for (int i = 0; i < n; ++i)
+        for (int k = i + 1; k < n; ++k)
+          EXPECT_TRUE(std::isnan(stored(o.a[b], C::uplo, i, k)))
+              << "the other triangle was written at (" << i << ", " << k << ")";
+      // The Generic path's factor: what its potrf writes.
       Batch3<double, typename C::layout> F("F", 1, n, n);
       upload(F, std::vector<Matrix>{image_of(mats[b], C::uplo, kPoison)});
       InfoView fi = make_info(1, -99);
@@ -141,7 +151,7 @@ TYPED_TEST(Mixed, FallsBackOnIllConditioned) {
       opts.uplo = C::uplo;
       opts.path = batchol::Path::Generic;
       batchol::potrf(Exec(), F, fi, opts);
-      EXPECT_TRUE(same_bits(o.a[b], get(snapshot(F), 0))) << "A is not potrf's factor";
+      EXPECT_TRUE(same_bits(g.a[b], get(snapshot(F), 0))) << "A is not potrf's factor";
     }
   }
 }
@@ -152,39 +162,82 @@ TYPED_TEST(Mixed, FallsBackOnIllConditioned) {
 // side beyond float's range. The good ones keep their float route.
 TYPED_TEST(Mixed, HostileMatricesInAGoodBatch) {
   using C = TypeParam;
-  const int n = 9, nrhs = 2;
-  Rng rng(seed_of(n, nrhs, 0x919));
-  std::vector<Matrix> mats, rhs;
-  for (int b = 0; b < 7; ++b) {
-    mats.push_back(rounded<double>(random_spd(n, 100.0, rng)));
-    rhs.push_back(random_matrix(n, nrhs, rng));
-  }
-  mats[1](5, 5) = -1.0;  // leading minor 6 is not positive
-  mats[2](6, 3) = mats[2](3, 6) = std::numeric_limits<double>::quiet_NaN();
-  for (double& v : mats[3].v) v *= 1e100;  // SPD, outside float's range
-  for (double& v : rhs[4].v) v *= 1e100;
-  Matrix ref_factor;
-  const int indefinite_info = lapack_potrf<double>(mats[1], ref_factor);
-  ASSERT_EQ(indefinite_info, 6);
+  for (int n : {9, 40, 100}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const int nrhs = 2;
+    Rng rng(seed_of(n, nrhs, 0x919));
+    std::vector<Matrix> mats, rhs;
+    for (int b = 0; b < 7; ++b) {
+      mats.push_back(rounded<double>(random_spd(n, 100.0, rng)));
+      rhs.push_back(random_matrix(n, nrhs, rng));
+    }
+    mats[1](5, 5) = -1.0;  // leading minor 6 is not positive
+    mats[2](6, 3) = mats[2](3, 6) = std::numeric_limits<double>::quiet_NaN();
+    for (double& v : mats[3].v) v *= 1e100;  // SPD, outside float's range
+    for (double& v : rhs[4].v) v *= 1e100;
+    Matrix ref_factor;
+    const int indefinite_info = lapack_potrf<double>(mats[1], ref_factor);
+    ASSERT_EQ(indefinite_info, 6);
 
-  const Outcome o = run_mixed<C>(mats, rhs);
-  EXPECT_EQ(o.info[1], 6);
-  EXPECT_EQ(o.iter[1], batchol::detail::mixed_fallback_factor);
-  EXPECT_TRUE(same_bits(o.x[1], rhs[1])) << "a failed matrix's right-hand sides changed";
-  EXPECT_EQ(o.info[2], 7);  // the NaN reaches pivot 7 (row 6, 0-based)
-  EXPECT_EQ(o.iter[2], batchol::detail::mixed_fallback_factor);
-  EXPECT_TRUE(same_bits(o.x[2], rhs[2]));
-  EXPECT_EQ(o.info[3], 0);
-  EXPECT_EQ(o.iter[3], batchol::detail::mixed_fallback_overflow);
-  EXPECT_TRUE(double_accurate(mats[3], o.x[3], rhs[3]));
-  EXPECT_EQ(o.info[4], 0);
-  EXPECT_EQ(o.iter[4], batchol::detail::mixed_fallback_overflow);
-  EXPECT_TRUE(double_accurate(mats[4], o.x[4], rhs[4]));
-  for (int b : {0, 5, 6}) {
-    SCOPED_TRACE("good matrix " + std::to_string(b));
-    EXPECT_EQ(o.info[b], 0);
-    EXPECT_GE(o.iter[b], 0);
-    EXPECT_TRUE(double_accurate(mats[b], o.x[b], rhs[b]));
+    const Outcome o = run_mixed<C>(mats, rhs);
+    EXPECT_EQ(o.info[1], 6);
+    EXPECT_EQ(o.iter[1], batchol::detail::mixed_fallback_factor);
+    EXPECT_TRUE(same_bits(o.x[1], rhs[1])) << "a failed matrix's right-hand sides changed";
+    EXPECT_EQ(o.info[2], 7);  // the NaN reaches pivot 7 (row 6, 0-based)
+    EXPECT_EQ(o.iter[2], batchol::detail::mixed_fallback_factor);
+    EXPECT_TRUE(same_bits(o.x[2], rhs[2]));
+    EXPECT_EQ(o.info[3], 0);
+    EXPECT_EQ(o.iter[3], batchol::detail::mixed_fallback_overflow);
+    EXPECT_TRUE(double_accurate(mats[3], o.x[3], rhs[3]));
+    EXPECT_EQ(o.info[4], 0);
+    EXPECT_EQ(o.iter[4], batchol::detail::mixed_fallback_overflow);
+    EXPECT_TRUE(double_accurate(mats[4], o.x[4], rhs[4]));
+    for (int b : {0, 5, 6}) {
+      SCOPED_TRACE("good matrix " + std::to_string(b));
+      EXPECT_EQ(o.info[b], 0);
+      EXPECT_GE(o.iter[b], 0);
+      EXPECT_TRUE(double_accurate(mats[b], o.x[b], rhs[b]));
+      EXPECT_TRUE(same_bits(o.a[b], image_of(mats[b], C::uplo, kPoison))) << "A was written";
+    }
+  }
+}
+
+// Every path agrees with the Generic one on the same batch: the same info
+// and route (the float route's steps within one: other summation orders
+// may move a system across the stopping test), solutions to double
+// accuracy, A untouched where the float route converged. Orders across the
+// Cuda kernel's shapes (lanes of a warp, whole warps, several warps, above
+// its limit) and right-hand sides beyond its shared memory.
+TYPED_TEST(Mixed, PathsAgree) {
+  using C = TypeParam;
+  for (int n : {1, 3, 8, 16, 17, 32, 33, 64, 65, 128, 129}) {
+    for (int nrhs : {1, 3, 20}) {
+      if (nrhs == 20 && n < 64) continue;
+      SCOPED_TRACE("n = " + std::to_string(n) + ", nrhs = " + std::to_string(nrhs));
+      Rng rng(seed_of(n, nrhs, 0x5a5));
+      std::vector<Matrix> mats, rhs;
+      for (int b = 0; b < 5; ++b) {
+        mats.push_back(rounded<double>(random_spd(n, b == 3 ? 1e12 : (b % 2 ? 1e4 : 10.0), rng)));
+        rhs.push_back(random_matrix(n, nrhs, rng));
+      }
+      if (n > 2) mats[4](n - 1, n - 1) = -1.0;  // fails the last pivot
+      const Outcome o = run_mixed<C>(mats, rhs);
+      const Outcome g = run_mixed<C>(mats, rhs, batchol::Path::Generic);
+      for (int b = 0; b < 5; ++b) {
+        SCOPED_TRACE("matrix " + std::to_string(b));
+        EXPECT_EQ(o.info[b], g.info[b]);
+        EXPECT_EQ(o.iter[b] < 0, g.iter[b] < 0) << o.iter[b] << " against " << g.iter[b];
+        if (o.iter[b] >= 0 && g.iter[b] >= 0) {
+          EXPECT_LE(std::abs(o.iter[b] - g.iter[b]), 1) << o.iter[b] << " against " << g.iter[b];
+          EXPECT_TRUE(same_bits(o.a[b], image_of(mats[b], C::uplo, kPoison))) << "A was written";
+        }
+        if (o.info[b] == 0) {
+          EXPECT_TRUE(double_accurate(mats[b], o.x[b], rhs[b]));
+        } else {
+          EXPECT_TRUE(same_bits(o.x[b], rhs[b])) << "a failed system's right-hand sides changed";
+        }
+      }
+    }
   }
 }
 

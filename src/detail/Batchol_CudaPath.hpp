@@ -27,13 +27,15 @@ namespace batchol::detail {
 #if BATCHOL_HAS_CUDA_PATH
 template <class ExecSpace, Op OP>
 inline constexpr bool cuda_path_available_v = std::is_same_v<ExecSpace, Kokkos::Cuda> &&
-                                              (specialized(OP) || OP == Op::Potri);
+                                              (specialized(OP) || OP == Op::Potri ||
+                                               OP == Op::PosvMixed);
 
 // Whether the Cuda path takes operation OP on pr: orders 1 to
 // BATCHOL_CUDA_MAX_N (at most 512) from the tables, potrf, potrs or posv of
 // one large matrix, and potrf of a batch of large double matrices
 // (cuda/Batchol_CudaLarge.cuh, cuda/Batchol_CudaLargeSolve.cuh); potri up
-// to cuda::potri_max_n (cuda/Batchol_CudaPotri.cuh).
+// to cuda::potri_max_n (cuda/Batchol_CudaPotri.cuh) and posv_mixed up to
+// cuda::mixed_max_n (cuda/Batchol_CudaMixed.cuh).
 template <Op OP, class T>
 bool cuda_serves(const Problem<T>& pr) {
   return cuda::serves<OP>(pr);

@@ -7,18 +7,12 @@
 #define BATCHOL_KERNEL_MIXED_HPP
 
 #include <detail/Batchol_KernelTeam.hpp>
+#include <detail/Batchol_MixedRule.hpp>
 
 #include <cfloat>
 #include <cstddef>
 
 namespace batchol::detail {
-
-// dsposv's limit on refinement steps, and the codes of `iter` for the
-// fallback (negative; LAPACK's values).
-inline constexpr int mixed_max_iterations = 30;
-inline constexpr int mixed_fallback_overflow = -2;   // A or B does not fit a float
-inline constexpr int mixed_fallback_factor = -3;     // the float factorization failed
-inline constexpr int mixed_fallback_diverged = -31;  // no convergence in 30 steps
 
 // Team scratch of team_posv_mixed, in scalars of each type.
 struct MixedWork {
@@ -38,12 +32,6 @@ KOKKOS_INLINE_FUNCTION constexpr std::size_t mixed_double_count(int n, int nrhs)
 
 KOKKOS_INLINE_FUNCTION double abs_of(double x) {
   return x < 0 ? -x : x;
-}
-
-// Whether x converts to float without overflow, as LAPACK's dlag2s tests it:
-// an Inf does not, a NaN does (it then fails the float factorization).
-KOKKOS_INLINE_FUNCTION bool fits_float(double x) {
-  return !(x > double(FLT_MAX) || x < -double(FLT_MAX));
 }
 
 // A's row-sum norm from its lower triangle (dlansy('I')): the convergence

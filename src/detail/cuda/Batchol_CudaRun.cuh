@@ -9,8 +9,9 @@
 // (Batchol_CudaTuning.cuh), launch_table and launch_rows find the row of pr.n
 // (Batchol_CudaRows.cuh), and the row's launcher starts the kernel (the
 // kernel headers). No layer calls back up: a posv whose row splits it into a
-// factorization and a solve comes back here for the solve. potri has one
-// kernel and no table (Batchol_CudaPotri.cuh).
+// factorization and a solve comes back here for the solve. potri and
+// posv_mixed have one kernel each and no table (Batchol_CudaPotri.cuh,
+// Batchol_CudaMixed.cuh).
 #ifndef BATCHOL_CUDA_RUN_CUH
 #define BATCHOL_CUDA_RUN_CUH
 
@@ -80,10 +81,13 @@ void run_tables(const Problem<T>& p, cudaStream_t stream) {
 
 template <Op OP, class T>
 void run(const Problem<T>& p, cudaStream_t stream) {
-  if constexpr (OP == Op::Potri)
+  if constexpr (OP == Op::Potri) {
     launch_potri(p, stream);  // one kernel, no table
-  else
+  } else if constexpr (OP == Op::PosvMixed) {
+    if constexpr (std::is_same_v<T, double>) launch_mixed(p, stream);  // likewise
+  } else {
     run_tables<OP>(p, stream);
+  }
 }
 
 }  // namespace batchol::cuda

@@ -26,6 +26,7 @@
 #include "Batchol_CudaLarge.cuh"
 #include "Batchol_CudaLargeFloat.cuh"
 #include "Batchol_CudaLogdet.cuh"
+#include "Batchol_CudaMixed.cuh"
 #include "Batchol_CudaPotri.cuh"
 #include "Batchol_CudaRows.cuh"
 
@@ -70,10 +71,15 @@ bool large_batch_pays(const Problem<T>& p) {
 // potrs and posv of one large matrix, and potrf of a batch of large double
 // matrices (Batchol_CudaLarge.cuh, Batchol_CudaLargeSolve.cuh,
 // Batchol_CudaLargeFloat.cuh); potri up to potri_max_n
-// (Batchol_CudaPotri.cuh).
+// (Batchol_CudaPotri.cuh), posv_mixed up to mixed_max_n
+// (Batchol_CudaMixed.cuh).
 template <Op OP, class T>
 bool serves(const Problem<T>& p) {
   if constexpr (OP == Op::Potri) return p.n >= 1 && p.n <= potri_max_n;
+  if constexpr (OP == Op::PosvMixed) {
+    if constexpr (std::is_same_v<T, double>) return mixed_serves(p);
+    return false;
+  }
   constexpr bool large_op = OP == Op::Potrf || OP == Op::Posv || OP == Op::Potrs;
   // The large-matrix solves take one matrix: batches above max_n solve on
   // the Blocked path.
