@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace batchol_test {
@@ -115,13 +116,13 @@ TYPED_TEST(Mixed, ConvergesToDoubleAccuracy) {
 // bits of its potrf), the other triangle untouched, and iter says why.
 TYPED_TEST(Mixed, FallsBackOnIllConditioned) {
   using C = TypeParam;
-  for (int n : {8, 24, 40}) {
-    SCOPED_TRACE("n = " + std::to_string(n));
-    Rng rng(seed_of(n, 1, 0x717));
+  for (auto [n, nrhs] : {std::pair{8, 1}, std::pair{8, 2}, std::pair{24, 2}, std::pair{40, 2}}) {
+    SCOPED_TRACE("n = " + std::to_string(n) + ", nrhs = " + std::to_string(nrhs));
+    Rng rng(seed_of(n, nrhs, 0x717));
     std::vector<Matrix> mats, rhs;
     for (int b = 0; b < 3; ++b) {
       mats.push_back(rounded<double>(random_spd(n, 1e10, rng)));
-      rhs.push_back(random_matrix(n, 2, rng));
+      rhs.push_back(random_matrix(n, nrhs, rng));
     }
     const Outcome o = run_mixed<C>(mats, rhs);
     const Outcome g = run_mixed<C>(mats, rhs, batchol::Path::Generic);
@@ -162,9 +163,8 @@ TYPED_TEST(Mixed, FallsBackOnIllConditioned) {
 // side beyond float's range. The good ones keep their float route.
 TYPED_TEST(Mixed, HostileMatricesInAGoodBatch) {
   using C = TypeParam;
-  for (int n : {9, 40, 100}) {
-    SCOPED_TRACE("n = " + std::to_string(n));
-    const int nrhs = 2;
+  for (auto [n, nrhs] : {std::pair{8, 1}, std::pair{9, 2}, std::pair{40, 2}, std::pair{100, 2}}) {
+    SCOPED_TRACE("n = " + std::to_string(n) + ", nrhs = " + std::to_string(nrhs));
     Rng rng(seed_of(n, nrhs, 0x919));
     std::vector<Matrix> mats, rhs;
     for (int b = 0; b < 7; ++b) {
@@ -206,11 +206,12 @@ TYPED_TEST(Mixed, HostileMatricesInAGoodBatch) {
 // and route (the float route's steps within one: other summation orders
 // may move a system across the stopping test), solutions to double
 // accuracy, A untouched where the float route converged. Orders across the
-// Cuda kernel's shapes (lanes of a warp, whole warps, several warps, above
-// its limit) and right-hand sides beyond its shared memory.
+// Cuda kernels' shapes (a thread per system, lanes of a warp, whole warps,
+// several warps, above their limit) and right-hand sides beyond the shared
+// memory of the kernel with a thread per row.
 TYPED_TEST(Mixed, PathsAgree) {
   using C = TypeParam;
-  for (int n : {1, 3, 8, 16, 17, 32, 33, 64, 65, 128, 129}) {
+  for (int n : {1, 3, 4, 6, 8, 16, 17, 32, 33, 64, 65, 128, 129}) {
     for (int nrhs : {1, 3, 20}) {
       if (nrhs == 20 && n < 64) continue;
       SCOPED_TRACE("n = " + std::to_string(n) + ", nrhs = " + std::to_string(nrhs));

@@ -1,7 +1,10 @@
 // posv_mixed on the Cuda path: LAPACK dsposv's algorithm (the rule in
 // Batchol_MixedRule.hpp, as the Generic path's Batchol_KernelMixed.hpp
 // follows it) in one kernel that reads each matrix and its right-hand sides
-// once and writes only the solutions, for orders up to mixed_max_n.
+// once and writes only the solutions, for orders up to mixed_max_n. Systems
+// of order up to 8 with one right-hand side take the kernel with a thread
+// per system instead (Batchol_CudaMixedThread.cuh); this file has the kernel
+// with a thread per row, which serves the rest, and the launcher.
 //
 // Why one kernel: a double posv reads A and writes its factor back; the
 // float route needs A again for every residual. Staged in shared memory,
@@ -33,6 +36,7 @@
 
 #include "../Batchol_MixedRule.hpp"
 #include "Batchol_CudaCommon.cuh"
+#include "Batchol_CudaMixedThread.cuh"
 
 #include <cmath>
 #include <type_traits>
@@ -420,8 +424,13 @@ inline bool mixed_serves(const Problem<double>& p) {
   return mixed_detail::shared_bytes(s) <= std::size_t(current_device().smem_optin);
 }
 
-// Runs posv_mixed on every system of p (mixed_serves(p)) on `stream`.
+// Runs posv_mixed on every system of p (mixed_serves(p)) on `stream`: a
+// thread per system where that kernel takes p, else a thread per row.
 inline void launch_mixed(const Problem<double>& p, cudaStream_t stream) {
+  if (p.nrhs == 1 && p.n <= mixed_thread_max_n) {
+    launch_mixed_thread(p, stream);  // a thread per system
+    return;
+  }
   const mixed_detail::Shape s = mixed_detail::shape_of(p.n, p.nrhs);
   const std::size_t shm = mixed_detail::shared_bytes(s);
   allow_shared(&mixed_kernel<double>, shm, "mixed_kernel shared memory");
