@@ -32,7 +32,6 @@ struct NoLogdet {};
 template <class ExecSpace, class AView, class LogdetView, class T>
 void set_logdet(const char* routine, const AView& A, const LogdetView& logdet, Problem<T>& pr) {
   if constexpr (!std::is_same_v<LogdetView, NoLogdet>) {
-    static_assert(!is_complex_v<T>, "batchol: the logdet output takes float or double matrices");
     check_out<ExecSpace>(routine, "logdet", A, logdet);
     set_out(pr, logdet);
   }
@@ -86,10 +85,10 @@ void potrf(const ExecSpace& exec, const AView& A, const InfoView& info,
 
 // potrf that also writes logdet(i) = log det A_i = 2 sum_j log L_jj (a quiet
 // NaN where info(i) != 0), the value batchol::logdet computes from the
-// factor. On the Cuda path the tile and panel kernels (n from 28-40 to 512)
-// take it from the factor they just stored, with no pass over memory of its
-// own; after the group kernel (smaller n), the large-matrix factorization and
-// the other paths, logdet runs as a pass of its own.
+// factor; real (float or double) for complex matrices. On the Cuda path the
+// factorization kernels up to n = 512 take it as they factor, with no pass
+// over memory of its own; after the large-matrix factorization and on the
+// other paths, logdet runs as a pass of its own.
 template <class ExecSpace, class AView, class InfoView, class LogdetView>
 void potrf(const ExecSpace& exec, const AView& A, const InfoView& info, const LogdetView& logdet,
            const Options& opts = Options{}) {
@@ -156,14 +155,15 @@ void trsv(const ExecSpace& exec, Uplo uplo, Trans trans, const AView& A, const B
 }
 
 // The inverse of every matrix from the factor potrf left in A, in place in
-// the triangle opts.uplo (LAPACK ?potri: inv(L)^T inv(L)); with
-// opts.write_transposed the other triangle receives it too. info(i) = 0, or
+// the triangle opts.uplo (LAPACK ?potri: inv(L)^T inv(L), inv(L)^H inv(L)
+// for complex matrices, whose inverse's diagonal is then real); with
+// opts.write_transposed the other triangle receives it too (conjugated). info(i) = 0, or
 // j > 0 when L_jj is zero (singular): that matrix is left unchanged.
 template <class ExecSpace, class AView, class InfoView>
 void potri(const ExecSpace& exec, const AView& A, const InfoView& info,
            const Options& opts = Options{}) {
   constexpr const char* routine = "potri";
-  detail::check_matrices<ExecSpace>(routine, A);
+  detail::check_matrices<ExecSpace, AView, true>(routine, A);
   static_assert(!std::is_const_v<typename AView::value_type>,
                 "batchol::potri: A must not be const");
   detail::check_info<ExecSpace>(routine, A, info);
@@ -175,12 +175,13 @@ void potri(const ExecSpace& exec, const AView& A, const InfoView& info,
 }
 
 // out(i) = log det A_i = 2 sum_j log L_jj from the factor potrf left in L (the
-// triangle opts.uplo) and potrf's info: a quiet NaN where info(i) != 0.
+// triangle opts.uplo) and potrf's info: a quiet NaN where info(i) != 0. out
+// has L's real scalar type (double for Kokkos::complex<double>).
 template <class ExecSpace, class LView, class InfoView, class OutView>
 void logdet(const ExecSpace& exec, const LView& L, const InfoView& info, const OutView& out,
             const Options& opts = Options{}) {
   constexpr const char* routine = "logdet";
-  detail::check_matrices<ExecSpace>(routine, L);
+  detail::check_matrices<ExecSpace, LView, true>(routine, L);
   detail::static_check_view<ExecSpace, InfoView, 1>();
   static_assert(std::is_same_v<typename InfoView::non_const_value_type, int>,
                 "batchol: info must be a View<int*>");
@@ -241,15 +242,16 @@ void posv_mixed(const ExecSpace& exec, const AView& A, const BView& B, const Inf
 // bit for bit potrf's of a copy of A on opts.path), the delta that
 // succeeded, or -1 when every try failed (info(i) then is the last try's; a
 // NaN is never rescued). A and L have the same extents, any layouts, and do
-// not alias.
+// not alias. Complex matrices: the shifts are real, added to the diagonal,
+// and scaled by its real part.
 template <class ExecSpace, class AView, class LView, class InfoView, class ShiftView>
 void potrf_shifted(const ExecSpace& exec, const AView& A, const LView& L, const InfoView& info,
                    const ShiftView& shift, const Shift& policy = Shift{},
                    const Options& opts = Options{}) {
   constexpr const char* routine = "potrf_shifted";
   using T = typename LView::non_const_value_type;
-  detail::check_matrices<ExecSpace>(routine, A);
-  detail::check_matrices<ExecSpace>(routine, L);
+  detail::check_matrices<ExecSpace, AView, true>(routine, A);
+  detail::check_matrices<ExecSpace, LView, true>(routine, L);
   static_assert(!std::is_const_v<typename LView::value_type>,
                 "batchol::potrf_shifted: L must not be const");
   static_assert(std::is_same_v<typename AView::non_const_value_type, T>,
@@ -260,8 +262,9 @@ void potrf_shifted(const ExecSpace& exec, const AView& A, const LView& L, const 
     detail::fail(routine, "L", "must not alias A (A is the original the retries start from)");
   detail::check_info<ExecSpace>(routine, L, info);
   detail::static_check_view<ExecSpace, ShiftView, 1>();
-  static_assert(std::is_same_v<typename ShiftView::value_type, T>,
-                "batchol::potrf_shifted: shift must be a non-const View of the scalar type of A");
+  static_assert(std::is_same_v<typename ShiftView::value_type, detail::real_t<T>>,
+                "batchol::potrf_shifted: shift must be a non-const View of the real scalar type "
+                "of A");
   if (shift.extent(0) != A.extent(0))
     detail::fail(routine, "shift", "must have one entry per matrix");
   if (!(policy.start > 0 && policy.start < 1e300) || !(policy.growth > 1 && policy.growth < 1e300))

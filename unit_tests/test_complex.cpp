@@ -1,10 +1,12 @@
 // Complex Hermitian matrices (Kokkos::complex<float>, Kokkos::complex<double>)
-// against LAPACK's cpotrf/zpotrf and cpotrs/zpotrs: the factor, the solution
-// of potrs and posv, trsv in every op (T, T^T, T^H), both triangles and both
-// layouts; exact info for a negative pivot, a NaN imaginary part on the
-// diagonal and a NaN, each in the middle of a good batch that it leaves as it
-// is; a finite imaginary part on the diagonal not read (as LAPACK); the other
-// triangle untouched; the paths that do not take complex scalars refuse.
+// against LAPACK's zpotrf, zpotrs and zpotri: the factor, the solution of
+// potrs and posv, trsv in every op (T, T^T, T^H), the inverse (potri) and the
+// log-determinant (real), potrf_shifted's rescue of an indefinite matrix
+// with a real shift, both triangles and both layouts; exact info for a
+// negative pivot, a NaN imaginary part on the diagonal and a NaN, each in the
+// middle of a good batch that it leaves as it is; a finite imaginary part on
+// the diagonal not read (as LAPACK); the other triangle untouched; the paths
+// that do not take complex scalars refuse.
 #include "support/tolerance.hpp"
 #include "support/views.hpp"
 
@@ -24,6 +26,8 @@ void zpotrf_(const char* uplo, const int* n, std::complex<double>* a, const int*
              std::size_t);
 void zpotrs_(const char* uplo, const int* n, const int* nrhs, const std::complex<double>* a,
              const int* lda, std::complex<double>* b, const int* ldb, int* info, std::size_t);
+void zpotri_(const char* uplo, const int* n, std::complex<double>* a, const int* lda, int* info,
+             std::size_t);
 }
 
 namespace batchol_test {
@@ -203,6 +207,33 @@ using CBatch3 = Kokkos::View<typename C::scalar***, typename C::layout, Exec>;
 
 const C64 kCPoison(777.0, -777.0);
 
+// `batch` matrices from random_hpd, appended to a, in the triangle C::uplo
+// of a new View (the other triangle kCPoison).
+template <class C>
+CBatch3<C> upload_hpd(int n, int batch, std::mt19937& rng, std::vector<CMatrix>& a) {
+  CBatch3<C> A("A", batch, n, n);
+  auto h = Kokkos::create_mirror_view(A);
+  for (int b = 0; b < batch; ++b) {
+    a.push_back(random_hpd(n, rng));
+    put_c(h, b, a.back(), C::uplo, kCPoison);
+  }
+  Kokkos::deep_copy(A, h);
+  return A;
+}
+
+// The triangle opposite `uplo` of a stored result: untouched (kCPoison), or
+// with write_transposed the conjugate transpose of the triangle `uplo`.
+::testing::AssertionResult other_triangle_ok(const CMatrix& s, Uplo uplo, bool mirrored) {
+  for (int i = 0; i < s.n; ++i)
+    for (int j = 0; j < s.n; ++j) {
+      const bool other = uplo == Uplo::Lower ? j > i : j < i;
+      const C64 expect = mirrored ? std::conj(s(j, i)) : kCPoison;
+      if (other && s(i, j) != expect)
+        return ::testing::AssertionFailure() << "(" << i << ", " << j << ") is " << s(i, j);
+    }
+  return ::testing::AssertionSuccess();
+}
+
 TYPED_TEST(Complex, PotrfMatchesLapack) {
   using C = TypeParam;
   using R = typename C::real;
@@ -212,13 +243,8 @@ TYPED_TEST(Complex, PotrfMatchesLapack) {
       SCOPED_TRACE("n = " + std::to_string(n) + (both ? ", write_transposed" : ""));
       const int batch = 7;
       std::vector<CMatrix> a;
-      CBatch3<C> A("A", batch, n, n);
+      const CBatch3<C> A = upload_hpd<C>(n, batch, rng, a);
       auto h = Kokkos::create_mirror_view(A);
-      for (int b = 0; b < batch; ++b) {
-        a.push_back(random_hpd(n, rng));
-        put_c(h, b, a[b], C::uplo, kCPoison);
-      }
-      Kokkos::deep_copy(A, h);
       InfoView info = make_info(batch, -99);
       batchol::Options opts;
       opts.uplo = C::uplo;
@@ -229,14 +255,7 @@ TYPED_TEST(Complex, PotrfMatchesLapack) {
       for (int b = 0; b < batch; ++b) {
         const CMatrix s = get_c(h, b);
         EXPECT_TRUE(factor_ok<R>(a[b], s, C::uplo)) << "matrix " << b;
-        // The other triangle: untouched, or the factor's conjugate transpose.
-        for (int i = 0; i < n; ++i)
-          for (int j = 0; j < n; ++j) {
-            const bool other = C::uplo == Uplo::Lower ? j > i : j < i;
-            if (!other) continue;
-            const C64 expect = both ? std::conj(s(j, i)) : kCPoison;
-            EXPECT_EQ(s(i, j), expect) << "matrix " << b << " (" << i << ", " << j << ")";
-          }
+        EXPECT_TRUE(other_triangle_ok(s, C::uplo, both)) << "matrix " << b;
       }
     }
   }
@@ -446,6 +465,166 @@ TYPED_TEST(Complex, DiagonalImaginaryPartNotRead) {
                     same_bits(x(0, i, c).imag(), y(0, i, c).imag()))
             << "(" << i << ", " << c << ")";
       }
+  }
+}
+
+// potri after potrf: the inverse against LAPACK's zpotri (a Hermitian
+// inverse: real diagonal), the other triangle untouched or, with
+// write_transposed, the conjugate; a zero on the factor's diagonal in a good
+// batch gives info j and leaves that matrix alone.
+TYPED_TEST(Complex, PotriMatchesLapack) {
+  using C = TypeParam;
+  using R = typename C::real;
+  using S = typename C::scalar;
+  std::mt19937 rng(16);
+  for (int n : kSizes) {
+    for (bool both : {false, true}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + (both ? ", write_transposed" : ""));
+      const int batch = 4;
+      std::vector<CMatrix> a;
+      const CBatch3<C> A = upload_hpd<C>(n, batch, rng, a);
+      auto h = Kokkos::create_mirror_view(A);
+      InfoView info = make_info(batch, -99);
+      batchol::Options opts;
+      opts.uplo = C::uplo;
+      batchol::potrf(Exec(), A, info, opts);
+      // Matrix 2's factor gets a zero at column n / 2 + 1: potri's info.
+      const int zero_at = n / 2;
+      Kokkos::deep_copy(h, A);
+      h(2, zero_at, zero_at) = S(0);
+      const auto factor2 = get_c(h, 2);
+      Kokkos::deep_copy(A, h);
+      opts.write_transposed = both;
+      batchol::potri(Exec(), A, info, opts);
+      Kokkos::deep_copy(h, A);
+      const std::vector<int> got = download_info(info);
+      for (int b = 0; b < batch; ++b) {
+        SCOPED_TRACE("matrix " + std::to_string(b));
+        const CMatrix s = get_c(h, b);
+        if (b == 2) {
+          EXPECT_EQ(got[b], zero_at + 1);
+          EXPECT_EQ(s.v, factor2.v) << "a singular factor's matrix changed";
+          continue;
+        }
+        EXPECT_EQ(got[b], 0);
+        CMatrix ref = a[b];
+        int linfo = 0;
+        zpotrf_("L", &ref.n, ref.v.data(), &ref.n, &linfo, 1);
+        zpotri_("L", &ref.n, ref.v.data(), &ref.n, &linfo, 1);
+        ASSERT_EQ(linfo, 0);
+        CMatrix d(n), full(n);
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j <= i; ++j) {
+            // Lower: (i, j) holds inv(A)(i, j); Upper: (j, i) holds inv(A)(j, i).
+            const C64 got_ij = C::uplo == Uplo::Lower ? s(i, j) : std::conj(s(j, i));
+            d(i, j) = got_ij - ref(i, j);
+            full(i, j) = ref(i, j);
+          }
+        // B B^H / n + I has a condition number of a few tens.
+        EXPECT_LE(frob(d) / frob(full), 100 * tol<R>(n));
+        for (int j = 0; j < n; ++j) EXPECT_EQ(s(j, j).imag(), 0.0) << "diagonal " << j;
+        EXPECT_TRUE(other_triangle_ok(s, C::uplo, both));
+      }
+    }
+  }
+}
+
+// The log-determinant, real: from potrf's output and from logdet on the
+// factor, against 2 sum log of zpotrf's diagonal; NaN for a matrix that
+// failed (a negative pivot in the middle of the batch).
+TYPED_TEST(Complex, LogdetMatchesLapack) {
+  using C = TypeParam;
+  using R = typename C::real;
+  std::mt19937 rng(17);
+  for (int n : kSizes) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const int batch = 5;
+    std::vector<CMatrix> a;
+    CBatch3<C> A("A", batch, n, n);
+    auto h = Kokkos::create_mirror_view(A);
+    for (int b = 0; b < batch; ++b) {
+      a.push_back(random_hpd(n, rng));
+      if (b == 2) a[b](n - 1, n - 1) = C64(-1.0, 0.0);
+      put_c(h, b, a[b], C::uplo, kCPoison);
+    }
+    Kokkos::deep_copy(A, h);
+    InfoView info = make_info(batch, -99);
+    Kokkos::View<R*, Exec> out("out", batch), again("again", batch);
+    batchol::Options opts;
+    opts.uplo = C::uplo;
+    batchol::potrf(Exec(), A, info, out, opts);
+    batchol::logdet(Exec(), A, info, again, opts);
+    const auto ho = snapshot(out), ha = snapshot(again);
+    const std::vector<int> got = download_info(info);
+    for (int b = 0; b < batch; ++b) {
+      SCOPED_TRACE("matrix " + std::to_string(b));
+      if (b == 2) {
+        EXPECT_EQ(got[b], n);
+        EXPECT_TRUE(std::isnan(ho(b)) && std::isnan(ha(b)));
+        continue;
+      }
+      EXPECT_EQ(got[b], 0);
+      CMatrix l;
+      ASSERT_EQ(lapack_lower(a[b], l), 0);
+      double ref = 0;
+      for (int j = 0; j < n; ++j) ref += 2 * std::log(l(j, j).real());
+      const double bound = tol<R>(n) * n * std::max(1.0, std::abs(ref));
+      EXPECT_LE(std::abs(ho(b) - ref), bound);
+      EXPECT_TRUE(same_bits(ho(b), ha(b))) << "potrf's output and logdet differ";
+    }
+  }
+}
+
+// potrf_shifted: an indefinite matrix (a zero on the diagonal) is rescued
+// with a real shift, its factor that of A + shift I; a good matrix keeps
+// shift 0 and plain potrf's bits; a NaN is never rescued (shift -1).
+TYPED_TEST(Complex, ShiftRescuesIndefinite) {
+  using C = TypeParam;
+  using R = typename C::real;
+  std::mt19937 rng(18);
+  for (int n : {1, 4, 9, 17}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const int batch = 3;
+    std::vector<CMatrix> a = {random_hpd(n, rng), random_hpd(n, rng), random_hpd(n, rng)};
+    a[1](n / 2, n / 2) = C64(0.0, 0.0);
+    // Below the diagonal where there is room (the shifts' scale stays
+    // finite, and every try fails where potrf did).
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    a[2](n - 1, 0) = C64(nan, 0.0);
+    a[2](0, n - 1) = C64(nan, 0.0);
+    CBatch3<C> A("A", batch, n, n), L("L", batch, n, n), P("P", batch, n, n);
+    auto h = Kokkos::create_mirror_view(A);
+    for (int b = 0; b < batch; ++b) put_c(h, b, a[b], C::uplo, kCPoison);
+    Kokkos::deep_copy(A, h);
+    Kokkos::deep_copy(P, h);
+    InfoView info = make_info(batch, -99), pinfo = make_info(batch, -99);
+    Kokkos::View<R*, Exec> shift("shift", batch);
+    batchol::Options opts;
+    opts.uplo = C::uplo;
+    batchol::Shift policy;
+    policy.start = 1e-4;
+    policy.tries = 8;
+    batchol::potrf_shifted(Exec(), A, L, info, shift, policy, opts);
+    batchol::potrf(Exec(), P, pinfo, opts);
+    const auto hl = snapshot(L), hp = snapshot(P);
+    const auto hs = snapshot(shift);
+    const std::vector<int> got = download_info(info), plain = download_info(pinfo);
+    EXPECT_EQ(got[0], 0);
+    EXPECT_EQ(hs(0), R(0));
+    for (int i = 0; i < n; ++i)
+      for (int c = 0; c < n; ++c)
+        EXPECT_TRUE(same_bits(hl(0, i, c).real(), hp(0, i, c).real()) &&
+                    same_bits(hl(0, i, c).imag(), hp(0, i, c).imag()))
+            << "good matrix (" << i << ", " << c << ")";
+    EXPECT_GT(plain[1], 0) << "the test matrix is not indefinite";
+    EXPECT_EQ(got[1], 0);
+    EXPECT_GT(hs(1), R(0));
+    CMatrix shifted = a[1];
+    for (int j = 0; j < n; ++j) shifted(j, j) += double(hs(1));
+    EXPECT_TRUE(factor_ok<R>(shifted, get_c(hl, 1), C::uplo));
+    EXPECT_EQ(got[2], plain[2]);
+    EXPECT_GT(got[2], 0) << "a NaN was rescued";
+    EXPECT_EQ(hs(2), R(-1));
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <Batchol_Options.hpp>
 #include <detail/Batchol_Compat.hpp>
+#include <detail/Batchol_Problem.hpp>
 
 #include <climits>
 #include <stdexcept>
@@ -39,7 +40,7 @@ constexpr void static_check_scalar() {
   using T = typename View::non_const_value_type;
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
                 "batchol: the scalar type must be float or double (complex scalars: potrf, "
-                "potrs, posv and trsv)");
+                "potrs, posv, trsv, potri, logdet and potrf_shifted)");
 }
 
 // COMPLEX: the routine also takes Kokkos::complex<float> and
@@ -84,12 +85,15 @@ void check_info(const char* routine, const AView& A, const InfoView& info) {
   check_info_of<ExecSpace>(routine, A.extent(0), info);
 }
 
-// One output value per matrix of A (logdet's), of A's scalar type.
+// One output value per matrix of A (logdet's), of A's real scalar type (the
+// scalar type itself for float and double).
 template <class ExecSpace, class AView, class OutView>
 void check_out(const char* routine, const char* name, const AView& A, const OutView& out) {
   static_check_view<ExecSpace, OutView, 1>();
-  static_assert(std::is_same_v<typename OutView::value_type, typename AView::non_const_value_type>,
-                "batchol: a per-matrix output must be a non-const View of the scalar type of A");
+  static_assert(std::is_same_v<typename OutView::value_type,
+                               typename real_of<typename AView::non_const_value_type>::type>,
+                "batchol: a per-matrix output must be a non-const View of the real scalar type "
+                "of A");
   if (out.extent(0) != A.extent(0))
     fail(routine, name,
          "must have one entry per matrix: extent " + str(out.extent(0)) + " for a batch of " +

@@ -163,6 +163,9 @@ void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const
            "provide them)");
     const ScopedRegion region(region_name(OP, Path::Generic));
     if (pr.batch > 0) generic::run<OP>(exec, pr);
+    if constexpr (factors(OP)) {
+      if (pr.out != nullptr && pr.batch > 0) generic::run<Op::Logdet>(exec, pr);
+    }
   } else {
     run_real<OP>(routine, exec, pr, opts);
   }

@@ -117,8 +117,8 @@ struct Logdet {
   Problem<T> pr;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
-    out_of(pr, i) =
-        info_of(pr, i) != 0 ? quiet_nan<T>() : serial_logdet(as_const(matrix_of(pr, i)), pr.n);
+    out_of(pr, i) = info_of(pr, i) != 0 ? quiet_nan<real_t<T>>()
+                                        : serial_logdet(as_const(matrix_of(pr, i)), pr.n);
   }
 };
 

@@ -5,6 +5,7 @@
 #define BATCHOL_KERNEL_SERIAL_HPP
 
 #include <detail/Batchol_Op.hpp>
+#include <detail/Batchol_Scalar.hpp>
 #include <detail/Batchol_Strided.hpp>
 
 namespace batchol::detail {
@@ -66,12 +67,13 @@ KOKKOS_INLINE_FUNCTION void serial_mirror(Strided<T> a, int n) {
     for (int j = 0; j < i; ++j) a(j, i) = a(i, j);
 }
 
-// log det A = 2 sum log L_jj of a factor (0 for n = 0).
+// log det A = 2 sum log L_jj of a factor (0 for n = 0); for a complex
+// factor the diagonal's real part (potrf leaves it real and positive).
 template <class T>
-KOKKOS_INLINE_FUNCTION T serial_logdet(Strided<const T> l, int n) {
-  T s = T(0);
-  for (int j = 0; j < n; ++j) s += detail::log(l(j, j));
-  return T(2) * s;
+KOKKOS_INLINE_FUNCTION real_t<T> serial_logdet(Strided<const T> l, int n) {
+  real_t<T> s = 0;
+  for (int j = 0; j < n; ++j) s += detail::log(real_part(l(j, j)));
+  return 2 * s;
 }
 
 // potri's info: 0, or the 1-based column of the first zero on the diagonal of
@@ -102,11 +104,14 @@ KOKKOS_INLINE_FUNCTION int serial_potri(Strided<T> a, int n) {
     }
   }
   for (int i = 0; i < n; ++i) {
-    for (int c = 0; c <= i; ++c) {
+    for (int c = 0; c < i; ++c) {
       T v = T(0);
-      for (int k = i; k < n; ++k) v += a(k, i) * a(k, c);
+      for (int k = i; k < n; ++k) v += conj_if(true, a(k, i)) * a(k, c);
       a(i, c) = v;
     }
+    real_t<T> d = 0;  // real for a Hermitian inverse, as LAPACK's ?lauu2 makes it
+    for (int k = i; k < n; ++k) d += abs2(a(k, i));
+    a(i, i) = T(d);
   }
   return 0;
 }

@@ -164,12 +164,13 @@ KOKKOS_INLINE_FUNCTION void team_mirror(const Member& member, Strided<T> a, int 
 }
 
 template <class Member, class T>
-KOKKOS_INLINE_FUNCTION T team_logdet(const Member& member, Strided<const T> l, int n) {
-  T s = T(0);
+KOKKOS_INLINE_FUNCTION real_t<T> team_logdet(const Member& member, Strided<const T> l, int n) {
+  using R = real_t<T>;
+  R s = 0;
   Kokkos::parallel_reduce(
-      Kokkos::TeamThreadRange(member, n), [&](const int j, T& acc) { acc += detail::log(l(j, j)); },
-      s);
-  return T(2) * s;
+      Kokkos::TeamThreadRange(member, n),
+      [&](const int j, R& acc) { acc += detail::log(real_part(l(j, j))); }, s);
+  return 2 * s;
 }
 
 // work scratch of team_potri: one column.
@@ -212,14 +213,14 @@ KOKKOS_INLINE_FUNCTION int team_potri(const Member& member, Strided<T> a, int n,
     Kokkos::parallel_for(Kokkos::TeamThreadRange(member, i + 1), [&](const int c) {
       if (c == i) return;
       T v = T(0);
-      for (int k = i; k < n; ++k) v += a(k, i) * a(k, c);
+      for (int k = i; k < n; ++k) v += conj_if(true, a(k, i)) * a(k, c);
       a(i, c) = v;
     });
     member.team_barrier();
     Kokkos::single(Kokkos::PerTeam(member), [&]() {
-      T v = T(0);
-      for (int k = i; k < n; ++k) v += a(k, i) * a(k, i);
-      a(i, i) = v;
+      real_t<T> d = 0;  // real for a Hermitian inverse, as LAPACK's ?lauu2 makes it
+      for (int k = i; k < n; ++k) d += abs2(a(k, i));
+      a(i, i) = T(d);
     });
     member.team_barrier();
   }

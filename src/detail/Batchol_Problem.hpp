@@ -19,8 +19,20 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace batchol::detail {
+
+// The real type of a scalar: T itself, or T::value_type for a complex type
+// (Kokkos::complex<R>), which the per-matrix outputs (logdet, shifts) have.
+template <class T, class = void>
+struct real_of {
+  using type = T;
+};
+template <class T>
+struct real_of<T, std::void_t<typename T::value_type>> {
+  using type = typename T::value_type;
+};
 
 template <class T>
 struct Problem {
@@ -41,8 +53,8 @@ struct Problem {
   // logdet: the value of matrix i at out[i out_s]; potrf and posv: nullptr,
   // or where they also write each matrix's log-determinant (the Cuda path
   // itself, elsewhere the dispatcher runs logdet after the path);
-  // potrf_shifted's retry: the shift used.
-  T* out = nullptr;
+  // potrf_shifted's retry: the shift used. Real for complex T.
+  typename real_of<T>::type* out = nullptr;
   std::ptrdiff_t out_s = 0;
   // posv_mixed: the refinement steps of matrix i (or its fallback code) at
   // iter[i iter_s].

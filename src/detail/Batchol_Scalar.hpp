@@ -45,6 +45,15 @@ KOKKOS_FORCEINLINE_FUNCTION real_t<T> real_part(T x) {
     return x;
 }
 
+// |x|^2, real.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION real_t<T> abs2(T x) {
+  if constexpr (is_complex_v<T>)
+    return x.real() * x.real() + x.imag() * x.imag();
+  else
+    return x * x;
+}
+
 // Whether the imaginary part of x is finite (always for a real x).
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION bool imag_finite(T x) {

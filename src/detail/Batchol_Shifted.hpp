@@ -58,21 +58,25 @@ struct Retry {
     const int n = factor.n;
     const Strided<const T> a = as_const(matrix_of(original, i));
     const Strided<T> l = matrix_of(factor, i);
-    T scale = T(0);
+    // The diagonal's scale and the shifts are real (the diagonal's real part
+    // for complex matrices, whose imaginary part potrf does not read).
+    using R = real_t<T>;
+    R scale = R(0);
     Kokkos::parallel_reduce(
         Kokkos::TeamThreadRange(m, n),
-        [&](const int j, T& mx) {
-          const T d = a(j, j) < T(0) ? -a(j, j) : a(j, j);
+        [&](const int j, R& mx) {
+          const R ajj = real_part(a(j, j));
+          const R d = ajj < R(0) ? -ajj : ajj;
           mx = (d > mx || d != d) ? d : mx;  // a NaN propagates: no shift rescues it
         },
-        Kokkos::Max<T>(scale));
-    if (!(scale > T(0))) scale = scale == scale ? T(1) : scale;
+        Kokkos::Max<R>(scale));
+    if (!(scale > R(0))) scale = scale == scale ? R(1) : scale;
     const work_view work(m.team_scratch(scratch_level), team_potrf_work_count(n));
-    T delta = T(policy.start) * scale;
-    for (int t = 0; t < policy.tries && info != 0; ++t, delta *= T(policy.growth)) {
+    R delta = R(policy.start) * scale;
+    for (int t = 0; t < policy.tries && info != 0; ++t, delta *= R(policy.growth)) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, n), [&](const int r) {
         for (int c = 0; c < r; ++c) l(r, c) = a(r, c);
-        l(r, r) = a(r, r) + delta;
+        l(r, r) = a(r, r) + T(delta);
       });
       m.team_barrier();
       info = team_potrf(m, l, n, work.data());
@@ -81,7 +85,7 @@ struct Retry {
     }
     Kokkos::single(Kokkos::PerTeam(m), [&]() {
       info_of(factor, i) = info;
-      out_of(factor, i) = info == 0 ? delta : T(-1);
+      out_of(factor, i) = info == 0 ? delta : R(-1);
     });
   }
 
@@ -96,7 +100,7 @@ struct Retry {
         Kokkos::TeamThreadRange(m, count),
         [&](const int k, int& f) {
           if (info_of(factor, first + k) == 0)
-            out_of(factor, first + k) = T(0);
+            out_of(factor, first + k) = 0;
           else
             ++f;
         },

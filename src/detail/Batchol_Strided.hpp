@@ -87,7 +87,8 @@ KOKKOS_INLINE_FUNCTION int var_check(const Problem<T>& pr, std::int64_t i, int n
 }
 
 template <class T>
-KOKKOS_FORCEINLINE_FUNCTION T& out_of(const Problem<T>& pr, std::int64_t i) {
+KOKKOS_FORCEINLINE_FUNCTION typename real_of<T>::type& out_of(const Problem<T>& pr,
+                                                              std::int64_t i) {
   return pr.out[i * pr.out_s];
 }
 

@@ -7,8 +7,9 @@
 // copies) and the lane solve; the table lookup on a factorization table's
 // five kinds of row (posv inside the tile kernel from shared memory and from
 // registers, and split) and a solve table's five; potrs through every row of
-// the solve tables, both precisions; the large-matrix factorization; and
-// potri's kernel. That compiles in a minute or two.
+// the solve tables, both precisions; the large-matrix factorization;
+// potri's kernel; and posv_mixed's two kernels (a thread per system at each
+// order up to 8, a thread per row). That compiles in a minute or two.
 // -DBATCHOL_CHECK_FULL_TABLE instantiates the whole sm_90 table instead,
 // through the Cuda path's entry cuda::run (what a Kokkos build of the Cuda
 // path compiles; minutes).
@@ -92,4 +93,5 @@ void batchol_cuda_compile_check(const Problem<double>& d, const Problem<float>& 
   batchol::cuda::large_potrs(f, s);
   batchol::cuda::run<Op::Potri>(d, s);
   batchol::cuda::run<Op::Potri>(f, s);
+  batchol::cuda::run<Op::PosvMixed>(d, s);
 }
