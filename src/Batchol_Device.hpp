@@ -2,7 +2,9 @@
 // batchol::serial::* run on one thread; batchol::team::* on all threads of a
 // team (call them from every thread of the team). A and B are rank-2 (or rank-1
 // for a single right-hand side) Views of any layout, in any memory the calling
-// thread can reach (global memory or team scratch).
+// thread can reach (global memory or team scratch). Scalars: float, double,
+// Kokkos::complex<float> and Kokkos::complex<double> (Hermitian: A = L L^H,
+// with the host-level calls' info rules; logdet is then real).
 //
 // Every call returns an int, uniform across the team: 0 on success; for potrf
 // and posv j > 0 when the leading minor of order j is not positive definite;
@@ -50,8 +52,22 @@ KOKKOS_INLINE_FUNCTION int check_device_args(const AView& A, const BView& B) {
   return 0;
 }
 
+// Upper arrives as the lower triangle of the transpose, which flips op()
+// (ConjTranspose transposes too; for real scalars it is Transpose).
 KOKKOS_INLINE_FUNCTION bool lower_transposed(Uplo uplo, Trans trans) {
-  return (trans == Trans::Transpose) != (uplo == Uplo::Upper);
+  return (trans != Trans::NoTranspose) != (uplo == Uplo::Upper);
+}
+
+// The conjugation flag of the solves (Problem::conj): for complex scalars,
+// potrs and posv of an Upper matrix (its transposed view holds conj(L)), and
+// trsv by its op.
+template <class View>
+KOKKOS_INLINE_FUNCTION bool solve_conj(Uplo uplo) {
+  return is_complex_v<typename View::non_const_value_type> && uplo == Uplo::Upper;
+}
+template <class View>
+KOKKOS_INLINE_FUNCTION bool trsv_conj(Trans trans) {
+  return is_complex_v<typename View::non_const_value_type> && trans == Trans::ConjTranspose;
 }
 
 }  // namespace detail
@@ -69,7 +85,8 @@ template <class AView, class BView>
 KOKKOS_INLINE_FUNCTION int potrs(const AView& A, const BView& B, Uplo uplo = Uplo::Lower) {
   if (const int bad = detail::check_device_args(A, B)) return bad;
   detail::serial_potrs(detail::as_const(detail::as_lower(detail::strided_of(A), uplo)),
-                       static_cast<int>(A.extent(0)), detail::strided_of(B), detail::columns_of(B));
+                       static_cast<int>(A.extent(0)), detail::strided_of(B), detail::columns_of(B),
+                       detail::solve_conj<AView>(uplo));
   return 0;
 }
 
@@ -86,12 +103,13 @@ KOKKOS_INLINE_FUNCTION int trsv(Uplo uplo, Trans trans, const AView& A, const BV
   if (const int bad = detail::check_device_args(A, b)) return bad;
   const auto l = detail::as_const(detail::as_lower(detail::strided_of(A), uplo));
   const int n = static_cast<int>(A.extent(0));
+  const bool conj = detail::trsv_conj<AView>(trans);
   if (detail::lower_transposed(uplo, trans))
     detail::serial_trsv(detail::op_t<detail::Op::TrsvT>{}, l, n, detail::strided_of(b),
-                        detail::columns_of(b));
+                        detail::columns_of(b), conj);
   else
     detail::serial_trsv(detail::op_t<detail::Op::TrsvN>{}, l, n, detail::strided_of(b),
-                        detail::columns_of(b));
+                        detail::columns_of(b), conj);
   return 0;
 }
 
@@ -104,12 +122,13 @@ KOKKOS_INLINE_FUNCTION int potri(const AView& A, Uplo uplo = Uplo::Lower) {
                               static_cast<int>(A.extent(0)));
 }
 
-// log det A from the factor in L (a NaN if L is not square).
+// log det A from the factor in L (a NaN if L is not square); real for
+// complex L.
 template <class LView>
-KOKKOS_INLINE_FUNCTION typename LView::non_const_value_type logdet(const LView& L,
-                                                                   Uplo uplo = Uplo::Lower) {
-  using T = typename LView::non_const_value_type;
-  if (!detail::square(L)) return detail::quiet_nan<T>();
+KOKKOS_INLINE_FUNCTION detail::real_t<typename LView::non_const_value_type> logdet(
+    const LView& L, Uplo uplo = Uplo::Lower) {
+  using R = detail::real_t<typename LView::non_const_value_type>;
+  if (!detail::square(L)) return detail::quiet_nan<R>();
   return detail::serial_logdet(detail::as_const(detail::as_lower(detail::strided_of(L), uplo)),
                                static_cast<int>(L.extent(0)));
 }
@@ -146,7 +165,8 @@ KOKKOS_INLINE_FUNCTION int potrs(const Member& member, const AView& A, const BVi
                                  Uplo uplo = Uplo::Lower) {
   if (const int bad = detail::check_device_args(A, B)) return bad;
   detail::team_potrs(member, detail::as_const(detail::as_lower(detail::strided_of(A), uplo)),
-                     static_cast<int>(A.extent(0)), detail::strided_of(B), detail::columns_of(B));
+                     static_cast<int>(A.extent(0)), detail::strided_of(B), detail::columns_of(B),
+                     detail::solve_conj<AView>(uplo));
   return 0;
 }
 
@@ -164,12 +184,13 @@ KOKKOS_INLINE_FUNCTION int trsv(const Member& member, Uplo uplo, Trans trans, co
   if (const int bad = detail::check_device_args(A, b)) return bad;
   const auto l = detail::as_const(detail::as_lower(detail::strided_of(A), uplo));
   const int n = static_cast<int>(A.extent(0));
+  const bool conj = detail::trsv_conj<AView>(trans);
   if (detail::lower_transposed(uplo, trans))
     detail::team_trsv(member, detail::op_t<detail::Op::TrsvT>{}, l, n, detail::strided_of(b),
-                      detail::columns_of(b));
+                      detail::columns_of(b), conj);
   else
     detail::team_trsv(member, detail::op_t<detail::Op::TrsvN>{}, l, n, detail::strided_of(b),
-                      detail::columns_of(b));
+                      detail::columns_of(b), conj);
   return 0;
 }
 
@@ -194,11 +215,10 @@ KOKKOS_INLINE_FUNCTION int potri(const Member& member, const AView& A, Uplo uplo
 }
 
 template <class Member, class LView>
-KOKKOS_INLINE_FUNCTION typename LView::non_const_value_type logdet(const Member& member,
-                                                                   const LView& L,
-                                                                   Uplo uplo = Uplo::Lower) {
-  using T = typename LView::non_const_value_type;
-  if (!detail::square(L)) return detail::quiet_nan<T>();
+KOKKOS_INLINE_FUNCTION detail::real_t<typename LView::non_const_value_type> logdet(
+    const Member& member, const LView& L, Uplo uplo = Uplo::Lower) {
+  using R = detail::real_t<typename LView::non_const_value_type>;
+  if (!detail::square(L)) return detail::quiet_nan<R>();
   return detail::team_logdet(member,
                              detail::as_const(detail::as_lower(detail::strided_of(L), uplo)),
                              static_cast<int>(L.extent(0)));

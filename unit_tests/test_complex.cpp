@@ -6,8 +6,10 @@
 // negative pivot, a NaN imaginary part on the diagonal and a NaN, each in the
 // middle of a good batch that it leaves as it is; a finite imaginary part on
 // the diagonal not read (as LAPACK); the other triangle untouched; the paths
-// that do not take complex scalars refuse.
+// that do not take complex scalars refuse; the device-level calls from a
+// user's kernel.
 #include "support/tolerance.hpp"
+#include "support/user_kernels.hpp"
 #include "support/views.hpp"
 
 #include <gtest/gtest.h>
@@ -202,6 +204,55 @@ template <class R>
   return ::testing::AssertionSuccess();
 }
 
+// ||op(T) x - rhs|| / (||T|| ||x||) for the triangle t as stored (zero
+// elsewhere) and x row k of the host View h (batch, n).
+template <class H>
+double trsv_residual(const CMatrix& t, batchol::Trans trans, const H& h, int k,
+                     const std::vector<C64>& rhs) {
+  const int n = t.n;
+  double r2 = 0, x2 = 0;
+  for (int i = 0; i < n; ++i) {
+    C64 s = 0;
+    for (int j = 0; j < n; ++j) {
+      const C64 tij = trans == batchol::Trans::NoTranspose ? t(i, j)
+                      : trans == batchol::Trans::Transpose ? t(j, i)
+                                                           : std::conj(t(j, i));
+      s += tij * C64(h(k, j).real(), h(k, j).imag());
+    }
+    r2 += std::norm(s - rhs[i]);
+    x2 += std::norm(C64(h(k, i).real(), h(k, i).imag()));
+  }
+  return std::sqrt(r2) / (frob(t) * std::sqrt(x2));
+}
+
+// The inverse potri left in the triangle `uplo` of `stored` against LAPACK's
+// zpotri of a, relative in the Frobenius norm (a from random_hpd: condition
+// a few tens), and a real diagonal.
+template <class R>
+::testing::AssertionResult inverse_ok(const CMatrix& a, const CMatrix& stored, Uplo uplo) {
+  const int n = a.n;
+  CMatrix ref = a;
+  int info = 0;
+  zpotrf_("L", &ref.n, ref.v.data(), &ref.n, &info, 1);
+  zpotri_("L", &ref.n, ref.v.data(), &ref.n, &info, 1);
+  if (info != 0) return ::testing::AssertionFailure() << "LAPACK failed";
+  CMatrix d(n), lower(n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j <= i; ++j) {
+      // Lower: (i, j) holds inv(A)(i, j); Upper: (j, i) holds inv(A)(j, i).
+      const C64 got = uplo == Uplo::Lower ? stored(i, j) : std::conj(stored(j, i));
+      d(i, j) = got - ref(i, j);
+      lower(i, j) = ref(i, j);
+    }
+  const double err = frob(d) / frob(lower);
+  if (!(err <= 100 * tol<R>(n)))
+    return ::testing::AssertionFailure() << "vs LAPACK " << err << " > " << 100 * tol<R>(n);
+  for (int j = 0; j < n; ++j)
+    if (stored(j, j).imag() != 0.0)
+      return ::testing::AssertionFailure() << "diagonal " << j << " not real";
+  return ::testing::AssertionSuccess();
+}
+
 template <class C>
 using CBatch3 = Kokkos::View<typename C::scalar***, typename C::layout, Exec>;
 
@@ -353,21 +404,8 @@ TYPED_TEST(Complex, TrsvEveryOp) {
       Kokkos::deep_copy(b, hb);
       batchol::trsv(Exec(), C::uplo, trans, A, b);
       Kokkos::deep_copy(hb, b);
-      for (int k = 0; k < batch; ++k) {
-        double r2 = 0, x2 = 0;
-        for (int i = 0; i < n; ++i) {
-          C64 s = 0;
-          for (int j = 0; j < n; ++j) {
-            const C64 tij = trans == Trans::NoTranspose ? t[k](i, j)
-                            : trans == Trans::Transpose ? t[k](j, i)
-                                                        : std::conj(t[k](j, i));
-            s += tij * C64(hb(k, j).real(), hb(k, j).imag());
-          }
-          r2 += std::norm(s - rhs[k][i]);
-          x2 += std::norm(C64(hb(k, i).real(), hb(k, i).imag()));
-        }
-        EXPECT_LE(std::sqrt(r2) / (frob(t[k]) * std::sqrt(x2)), tol<R>(n)) << "system " << k;
-      }
+      for (int k = 0; k < batch; ++k)
+        EXPECT_LE(trsv_residual(t[k], trans, hb, k, rhs[k]), tol<R>(n)) << "system " << k;
     }
 }
 
@@ -507,22 +545,7 @@ TYPED_TEST(Complex, PotriMatchesLapack) {
           continue;
         }
         EXPECT_EQ(got[b], 0);
-        CMatrix ref = a[b];
-        int linfo = 0;
-        zpotrf_("L", &ref.n, ref.v.data(), &ref.n, &linfo, 1);
-        zpotri_("L", &ref.n, ref.v.data(), &ref.n, &linfo, 1);
-        ASSERT_EQ(linfo, 0);
-        CMatrix d(n), full(n);
-        for (int i = 0; i < n; ++i)
-          for (int j = 0; j <= i; ++j) {
-            // Lower: (i, j) holds inv(A)(i, j); Upper: (j, i) holds inv(A)(j, i).
-            const C64 got_ij = C::uplo == Uplo::Lower ? s(i, j) : std::conj(s(j, i));
-            d(i, j) = got_ij - ref(i, j);
-            full(i, j) = ref(i, j);
-          }
-        // B B^H / n + I has a condition number of a few tens.
-        EXPECT_LE(frob(d) / frob(full), 100 * tol<R>(n));
-        for (int j = 0; j < n; ++j) EXPECT_EQ(s(j, j).imag(), 0.0) << "diagonal " << j;
+        EXPECT_TRUE(inverse_ok<R>(a[b], s, C::uplo));
         EXPECT_TRUE(other_triangle_ok(s, C::uplo, both));
       }
     }
@@ -625,6 +648,90 @@ TYPED_TEST(Complex, ShiftRescuesIndefinite) {
     EXPECT_EQ(got[2], plain[2]);
     EXPECT_GT(got[2], 0) << "a NaN was rescued";
     EXPECT_EQ(hs(2), R(-1));
+  }
+}
+
+// The device-level calls on complex matrices from a user's kernel (serial::,
+// and team:: with its scratch and with none left): posv's factor and
+// solution, trsv in every op with that factor's triangle, and potri on it,
+// against LAPACK.
+TYPED_TEST(Complex, DeviceLevelMatchesLapack) {
+  using C = TypeParam;
+  using R = typename C::real;
+  using S = typename C::scalar;
+  std::mt19937 rng(19);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const char* names[] = {"serial", "team", "team without scratch"};
+  for (int n : {1, 4, 9, 17}) {
+    for (int level = 0; level < 3; ++level) {
+      SCOPED_TRACE(std::string(names[level]) + ", n = " + std::to_string(n));
+      auto run = [&](Call op, const CBatch3<C>& A, const auto& B, const InfoView& code) {
+        if (level == 0)
+          serial_kernel(op, A, B, code, C::uplo);
+        else
+          team_kernel(op, A, B, code, C::uplo,
+                      level == 1 ? Scratch::Requested : Scratch::Exhausted);
+      };
+      const int batch = 3, nrhs = 2;
+      std::vector<CMatrix> a;
+      const CBatch3<C> A = upload_hpd<C>(n, batch, rng, a);
+      Kokkos::View<S***, typename C::layout, Exec> B("B", batch, n, nrhs);
+      Kokkos::View<S**, typename C::layout, Exec> z("z", batch, n);
+      auto hb = Kokkos::create_mirror_view(B);
+      auto hz = Kokkos::create_mirror_view(z);
+      std::vector<std::vector<C64>> b(batch, std::vector<C64>(std::size_t(n) * nrhs));
+      for (int k = 0; k < batch; ++k)
+        for (int q = 0; q < nrhs; ++q)
+          for (int i = 0; i < n; ++i) {
+            const C64 x(R(u(rng)), R(u(rng)));
+            b[k][q * n + i] = x;
+            hb(k, i, q) = S(R(x.real()), R(x.imag()));
+          }
+      Kokkos::deep_copy(B, hb);
+      InfoView code = make_info(batch, -99);
+      run(Call::Posv, A, B, code);
+      EXPECT_EQ(download_info(code), std::vector<int>(batch, 0)) << "posv";
+      const auto ha = snapshot(A);
+      Kokkos::deep_copy(hb, B);
+      for (int k = 0; k < batch; ++k) {
+        EXPECT_TRUE(factor_ok<R>(a[k], get_c(ha, k), C::uplo)) << "matrix " << k;
+        std::vector<C64> x(std::size_t(n) * nrhs);
+        for (int q = 0; q < nrhs; ++q)
+          for (int i = 0; i < n; ++i) x[q * n + i] = C64(hb(k, i, q).real(), hb(k, i, q).imag());
+        EXPECT_TRUE(solution_ok<R>(a[k], b[k], x, nrhs)) << "system " << k;
+      }
+      for (batchol::Trans trans : {batchol::Trans::NoTranspose, batchol::Trans::Transpose,
+                                   batchol::Trans::ConjTranspose}) {
+        // The right-hand sides: the first columns of posv's solutions (kept
+        // here: on a host backend hz is z itself).
+        std::vector<std::vector<C64>> rhs(batch, std::vector<C64>(n));
+        for (int k = 0; k < batch; ++k)
+          for (int i = 0; i < n; ++i) {
+            hz(k, i) = hb(k, i, 0);
+            rhs[k][i] = C64(hz(k, i).real(), hz(k, i).imag());
+          }
+        Kokkos::deep_copy(z, hz);
+        Kokkos::deep_copy(code, -99);
+        run(trsv_call(trans), A, z, code);
+        EXPECT_EQ(download_info(code), std::vector<int>(batch, 0)) << "trsv";
+        const auto hx = snapshot(z);
+        for (int k = 0; k < batch; ++k) {
+          CMatrix t(n);
+          for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j)
+              if (C::uplo == Uplo::Lower ? j <= i : j >= i)
+                t(i, j) = C64(ha(k, i, j).real(), ha(k, i, j).imag());
+          EXPECT_LE(trsv_residual(t, trans, hx, k, rhs[k]), tol<R>(n))
+              << "trsv " << int(trans) << ", system " << k;
+        }
+      }
+      Kokkos::deep_copy(code, -99);
+      run(Call::Potri, A, B, code);
+      EXPECT_EQ(download_info(code), std::vector<int>(batch, 0)) << "potri";
+      const auto hi = snapshot(A);
+      for (int k = 0; k < batch; ++k)
+        EXPECT_TRUE(inverse_ok<R>(a[k], get_c(hi, k), C::uplo)) << "matrix " << k;
+    }
   }
 }
 

@@ -10,61 +10,70 @@
 
 namespace batchol::detail {
 
-// Left-looking (Crout) Cholesky. Returns 0 or the 1-based column whose pivot is
-// not positive and finite; columns before it then hold the factor.
+// Left-looking (Crout) Cholesky, A = L L^T (L L^H for complex A). Returns 0
+// or the 1-based column whose pivot is not positive and finite (the real
+// part of the updated diagonal entry; a diagonal entry with a NaN or
+// infinite imaginary part fails too, as in team_potrf); columns before it
+// then hold the factor.
 template <class T>
 KOKKOS_INLINE_FUNCTION int serial_potrf(Strided<T> a, int n) {
+  using R = real_t<T>;
   for (int j = 0; j < n; ++j) {
-    T d = a(j, j);
-    for (int k = 0; k < j; ++k) d -= a(j, k) * a(j, k);
-    if (!pivot_ok(d)) return j + 1;
-    const T s = detail::sqrt(d);
-    a(j, j) = s;
+    R d = real_part(a(j, j));
+    for (int k = 0; k < j; ++k) d -= abs2(a(j, k));
+    if (!imag_finite(a(j, j)) || !pivot_ok(d)) return j + 1;
+    const R s = detail::sqrt(d);
+    a(j, j) = T(s);
     for (int i = j + 1; i < n; ++i) {
       T v = a(i, j);
-      for (int k = 0; k < j; ++k) v -= a(i, k) * a(j, k);
+      for (int k = 0; k < j; ++k) v -= a(i, k) * conj_if(true, a(j, k));
       a(i, j) = v / s;
     }
   }
   return 0;
 }
 
-// Solve L x = b (Op::TrsvN) or L^T x = b (Op::TrsvT) for nrhs columns of b.
+// Solve L x = b (Op::TrsvN) or L^T x = b (Op::TrsvT) for nrhs columns of b;
+// `conj`: with conj(L) instead of L (complex scalars: L^H instead of L^T).
 template <class T>
 KOKKOS_INLINE_FUNCTION void serial_trsv(op_t<Op::TrsvN>, Strided<const T> l, int n, Strided<T> b,
-                                        int nrhs) {
+                                        int nrhs, bool conj = false) {
   for (int q = 0; q < nrhs; ++q) {
     for (int i = 0; i < n; ++i) {
       T v = b(i, q);
-      for (int k = 0; k < i; ++k) v -= l(i, k) * b(k, q);
-      b(i, q) = v / l(i, i);
+      for (int k = 0; k < i; ++k) v -= conj_if(conj, l(i, k)) * b(k, q);
+      b(i, q) = v / conj_if(conj, l(i, i));
     }
   }
 }
 
 template <class T>
 KOKKOS_INLINE_FUNCTION void serial_trsv(op_t<Op::TrsvT>, Strided<const T> l, int n, Strided<T> b,
-                                        int nrhs) {
+                                        int nrhs, bool conj = false) {
   for (int q = 0; q < nrhs; ++q) {
     for (int i = n - 1; i >= 0; --i) {
       T v = b(i, q);
-      for (int k = n - 1; k > i; --k) v -= l(k, i) * b(k, q);
-      b(i, q) = v / l(i, i);
+      for (int k = n - 1; k > i; --k) v -= conj_if(conj, l(k, i)) * b(k, q);
+      b(i, q) = v / conj_if(conj, l(i, i));
     }
   }
 }
 
+// L L^H x = b. `conj`: the factor given is conj(L) (a complex Upper problem
+// seen through the transposed strides holds U^T = conj(L)).
 template <class T>
-KOKKOS_INLINE_FUNCTION void serial_potrs(Strided<const T> l, int n, Strided<T> b, int nrhs) {
-  serial_trsv(op_t<Op::TrsvN>{}, l, n, b, nrhs);
-  serial_trsv(op_t<Op::TrsvT>{}, l, n, b, nrhs);
+KOKKOS_INLINE_FUNCTION void serial_potrs(Strided<const T> l, int n, Strided<T> b, int nrhs,
+                                         bool conj = false) {
+  serial_trsv(op_t<Op::TrsvN>{}, l, n, b, nrhs, conj);
+  serial_trsv(op_t<Op::TrsvT>{}, l, n, b, nrhs, !conj);
 }
 
-// Copy the strict lower triangle into the strict upper one.
+// Copy the strict lower triangle into the strict upper one (conjugated for
+// complex scalars).
 template <class T>
 KOKKOS_INLINE_FUNCTION void serial_mirror(Strided<T> a, int n) {
   for (int i = 1; i < n; ++i)
-    for (int j = 0; j < i; ++j) a(j, i) = a(i, j);
+    for (int j = 0; j < i; ++j) a(j, i) = conj_if(true, a(i, j));
 }
 
 // log det A = 2 sum log L_jj of a factor (0 for n = 0); for a complex

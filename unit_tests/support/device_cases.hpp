@@ -157,13 +157,14 @@ void expect_solves_match_for(const Runner& run, const SpdBatch& s, int nrhs) {
            << " (posv factor vs host level)";
   }));
 
-  // trsv both ways with the factor, against the host-level trsv.
-  for (batchol::Trans trans : {batchol::Trans::NoTranspose, batchol::Trans::Transpose}) {
+  // trsv in every op with the factor, against the host-level trsv
+  // (ConjTranspose is Transpose for real scalars).
+  for (batchol::Trans trans :
+       {batchol::Trans::NoTranspose, batchol::Trans::Transpose, batchol::Trans::ConjTranspose}) {
     BView Z = make_rhs_view<BView>(batch, n, nrhs);
     upload(Z, rhs);
     Kokkos::deep_copy(code, -99);
-    run(trans == batchol::Trans::NoTranspose ? Call::TrsvNoTranspose : Call::TrsvTranspose, F, Z,
-        code, C::uplo);
+    run(trsv_call(trans), F, Z, code, C::uplo);
     EXPECT_EQ(download_info(code), std::vector<int>(batch, 0)) << "trsv";
     const auto z = items_of(Z);
     for (int q = 0; q < nrhs; ++q) {

@@ -32,8 +32,15 @@ KOKKOS_INLINE_FUNCTION auto item_block(const V& v, int i, int rows, int cols) {
     return Kokkos::subview(v, i, Kokkos::pair<int, int>(0, rows));
 }
 
-// Which device-level call a user kernel makes (trsv with op(T) = T or T^T).
-enum class Call { Potrf, Potrs, Posv, TrsvNoTranspose, TrsvTranspose };
+// Which device-level call a user kernel makes (trsv with op(T) = T, T^T or
+// T^H; potri on a factor).
+enum class Call { Potrf, Potrs, Posv, TrsvNoTranspose, TrsvTranspose, TrsvConjTranspose, Potri };
+
+inline Call trsv_call(batchol::Trans trans) {
+  return trans == batchol::Trans::NoTranspose ? Call::TrsvNoTranspose
+         : trans == batchol::Trans::Transpose ? Call::TrsvTranspose
+                                              : Call::TrsvConjTranspose;
+}
 
 // serial::<op> on item i of A (and B), result code into code(i).
 template <class AView, class BView, class CodeView>
@@ -59,6 +66,12 @@ void serial_kernel(Call op, const AView& A, const BView& B, const CodeView& code
             break;
           case Call::TrsvTranspose:
             r = batchol::serial::trsv(uplo, batchol::Trans::Transpose, a, b);
+            break;
+          case Call::TrsvConjTranspose:
+            r = batchol::serial::trsv(uplo, batchol::Trans::ConjTranspose, a, b);
+            break;
+          case Call::Potri:
+            r = batchol::serial::potri(a, uplo);
             break;
         }
         code(i) = r;
@@ -111,6 +124,12 @@ void team_kernel(Call op, const AView& A, const BView& B, const CodeView& code, 
             break;
           case Call::TrsvTranspose:
             r = batchol::team::trsv(m, uplo, batchol::Trans::Transpose, a, b);
+            break;
+          case Call::TrsvConjTranspose:
+            r = batchol::team::trsv(m, uplo, batchol::Trans::ConjTranspose, a, b);
+            break;
+          case Call::Potri:
+            r = batchol::team::potri(m, a, uplo);
             break;
         }
         Kokkos::single(Kokkos::PerTeam(m), [&]() { code(i) = r; });
