@@ -241,9 +241,12 @@ void posv_mixed(const ExecSpace& exec, const AView& A, const BView& B, const Inf
 // Generic path. shift(i) = 0 for a matrix factored as it is (its factor is
 // bit for bit potrf's of a copy of A on opts.path), the delta that
 // succeeded, or -1 when every try failed (info(i) then is the last try's; a
-// NaN is never rescued). A and L have the same extents, any layouts, and do
-// not alias. Complex matrices: the shifts are real, added to the diagonal,
-// and scaled by its real part.
+// NaN is never rescued). Only L's triangle (opts.uplo) is written, and with
+// write_transposed the other one of the matrices that succeed. A and L have
+// the same extents, any layouts, and do not alias; where their layouts
+// agree the factorization reads A directly (no copy of A first). Complex
+// matrices: the shifts are real, added to the diagonal, and scaled by its
+// real part.
 template <class ExecSpace, class AView, class LView, class InfoView, class ShiftView>
 void potrf_shifted(const ExecSpace& exec, const AView& A, const LView& L, const InfoView& info,
                    const ShiftView& shift, const Shift& policy = Shift{},
@@ -271,14 +274,20 @@ void potrf_shifted(const ExecSpace& exec, const AView& A, const LView& L, const 
     detail::fail(routine, "policy", "needs a finite start > 0 and a finite growth > 1");
   if (policy.tries < 0) detail::fail(routine, "policy", "needs tries >= 0");
   detail::check_options(routine, opts);
-  Kokkos::deep_copy(exec, L, A);
-  potrf(exec, L, info, opts);
   auto original = detail::problem_for(A, opts.uplo);
   auto factor = detail::problem_for(L, opts.uplo);
   detail::set_info(factor, info);
+  factor.mirror = opts.write_transposed;
+  factor.fast_math = opts.fast_math;
+  // potrf from A into L: read in place of a copy where the layouts agree.
+  if (original.a_bs == factor.a_bs && original.a_rs == factor.a_rs && original.a_cs == factor.a_cs)
+    factor.src = original.a;
+  else
+    detail::copy_lower(exec, original.a, original.a_bs, original.a_rs, original.a_cs, factor);
+  detail::run<Op::Potrf>(routine, exec, factor, opts);
+  factor.src = nullptr;
   factor.out = shift.data();
   factor.out_s = static_cast<std::ptrdiff_t>(shift.stride(0));
-  factor.mirror = opts.write_transposed;
   const detail::ScopedRegion region("batchol::potrf_shifted[Generic]");
   if (factor.batch > 0) detail::shifted::retry(exec, original, factor, policy);
 }

@@ -1,8 +1,10 @@
 // potrf_shifted: matrices that factor as they are keep potrf's bits and a
 // zero shift; indefinite ones are rescued by the smallest shift of the policy
 // that works (checked against LAPACK on A + delta I); a NaN is never rescued;
-// A is never written, in batches of one or of several retry chunks; bad
-// arguments throw.
+// A is never written, nor L's other triangle (unless mirrored), in batches of
+// one or of several retry chunks, with L in A's layout (read in place) or
+// the other (copied first); bad arguments throw.
+#include "support/defects.hpp"
 #include "support/lapack.hpp"
 #include "support/random.hpp"
 #include "support/spd_batch.hpp"
@@ -14,6 +16,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace batchol_test {
@@ -29,6 +32,22 @@ bool same_bits(const Matrix& x, const Matrix& y) {
     if (!(x.v[k] == y.v[k]) && !(std::isnan(x.v[k]) && std::isnan(y.v[k]))) return false;
   return true;
 }
+
+// Whether the strict triangle opposite `uplo` of an image holds `value` only.
+bool other_triangle_is(const Matrix& image, batchol::Uplo uplo, double value) {
+  for (int k = 0; k < image.rows; ++k)
+    for (int i = k + 1; i < image.rows; ++i)
+      if (!(stored(image, uplo, k, i) == value)) return false;
+  return true;
+}
+
+// What L holds before the call: potrf_shifted must not write its other
+// triangle.
+inline constexpr double kUnwritten = -3.5;
+
+template <class L>
+using other_layout_t = std::conditional_t<std::is_same_v<L, Kokkos::LayoutLeft>,
+                                          Kokkos::LayoutRight, Kokkos::LayoutLeft>;
 
 Matrix shifted_by(Matrix a, double delta) {
   for (int j = 0; j < a.rows; ++j) a(j, j) += delta;
@@ -56,17 +75,20 @@ enum class Kind { Good, Indefinite, Nan };
 // against potrf on a copy, with the policy start 1e-4, growth 10, 6 tries:
 // A never written; by kind_of(b) potrf's bits and shift 0, or a factor of
 // A + shift I with the policy's first shift that works (mirrored with
-// write_transposed), or a NaN left as potrf reported it with shift -1.
-template <class C, class MatrixOf, class KindOf>
+// write_transposed), or a NaN left as potrf reported it with shift -1; L's
+// other triangle untouched unless mirrored. L in layout FL.
+template <class C, class FL = typename C::layout, class MatrixOf, class KindOf>
 void check_shifted(int n, int batch, const MatrixOf& matrix, const KindOf& kind_of,
                    bool write_transposed = false) {
   using T = typename C::scalar;
   using L = typename C::layout;
   std::vector<Matrix> images;
   for (int b = 0; b < batch; ++b) images.push_back(image_of(matrix(b), C::uplo, kPoison));
-  Batch3<T, L> A("A", batch, n, n), F("F", batch, n, n), P("P", batch, n, n);
+  Batch3<T, L> A("A", batch, n, n);
+  Batch3<T, FL> F("F", batch, n, n), P("P", batch, n, n);  // P: the plain call, in L's layout
   upload(A, images);
   upload(P, images);
+  Kokkos::deep_copy(F, T(kUnwritten));
   InfoView info = make_info(batch, -99), pinfo = make_info(batch, -99);
   Kokkos::View<T*, Exec> shift("shift", batch);
   Kokkos::deep_copy(shift, T(-7));
@@ -88,6 +110,10 @@ void check_shifted(int n, int batch, const MatrixOf& matrix, const KindOf& kind_
   for (int b = 0; b < batch; ++b) {
     SCOPED_TRACE("matrix " + std::to_string(b));
     EXPECT_TRUE(same_bits(get(ha, b), images[b])) << "A was written";
+    const Matrix image = get(hf, b);
+    if (!(write_transposed && in[b] == 0)) {
+      EXPECT_TRUE(other_triangle_is(image, C::uplo, kUnwritten)) << "L's other triangle written";
+    }
     if (kind_of(b) == Kind::Indefinite) {
       EXPECT_GT(pin[b], 0) << "the test matrix is not indefinite";
       EXPECT_EQ(in[b], 0);
@@ -96,7 +122,6 @@ void check_shifted(int n, int batch, const MatrixOf& matrix, const KindOf& kind_
       EXPECT_EQ(hs(b), expected_shift<T>(matrix(b), policy));
       Matrix ref;
       ASSERT_EQ(lapack_potrf<T>(shifted_by(matrix(b), d), ref), 0);
-      const Matrix image = get(hf, b);
       EXPECT_TRUE(within("shifted factor backward error",
                          factor_backward_error(shifted_by(matrix(b), d), lower_of(image, C::uplo)),
                          backward_tol<T>(n)));
@@ -110,7 +135,10 @@ void check_shifted(int n, int batch, const MatrixOf& matrix, const KindOf& kind_
     } else {
       EXPECT_EQ(in[b], 0);
       EXPECT_EQ(hs(b), T(0));
-      EXPECT_TRUE(same_bits(get(hf, b), get(hp, b))) << "not potrf's bits";
+      const Matrix plain = get(hp, b);
+      EXPECT_TRUE(write_transposed ? same_bits(image, plain)
+                                   : same_bits(lower_of(image, C::uplo), lower_of(plain, C::uplo)))
+          << "not potrf's bits";
     }
     if (::testing::Test::HasFailure()) return;  // one matrix's report is enough
   }
@@ -119,7 +147,7 @@ void check_shifted(int n, int batch, const MatrixOf& matrix, const KindOf& kind_
 TYPED_TEST(Shifted, RescuesIndefiniteKeepsTheOthers) {
   using C = TypeParam;
   using T = typename C::scalar;
-  for (int n : {2, 4, 13, 40}) {
+  for (int n : {2, 4, 13, 40, 48, 72, 100}) {
     SCOPED_TRACE("n = " + std::to_string(n));
     Rng rng(seed_of(n, 6, 0x5f1));
     // Eigenvalues 1 .. 1e-2; matrices 2 and 4 shifted down by 0.02 (smallest
@@ -136,6 +164,26 @@ TYPED_TEST(Shifted, RescuesIndefiniteKeepsTheOthers) {
         [](int b) {
           return b == 2 || b == 4 ? Kind::Indefinite : b == 5 ? Kind::Nan : Kind::Good;
         });
+  }
+}
+
+// L in the other layout than A: the input is copied into L's triangle
+// first, with the same results.
+TYPED_TEST(Shifted, LayoutOfLOtherThanA) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  for (int n : {3, 17, 64}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    Rng rng(seed_of(n, 4, 0x5f4));
+    std::vector<Matrix> mats;
+    for (int b = 0; b < 4; ++b) {
+      Matrix a = rounded<T>(random_spd(n, 1e2, rng));
+      if (b == 1) a = rounded<T>(shifted_by(a, -0.02));
+      mats.push_back(a);
+    }
+    check_shifted<C, other_layout_t<typename C::layout>>(
+        n, int(mats.size()), [&](int b) { return mats[b]; },
+        [](int b) { return b == 1 ? Kind::Indefinite : Kind::Good; }, n == 17);
   }
 }
 
@@ -199,11 +247,64 @@ TYPED_TEST(Shifted, NoTriesReportsPotrfsInfo) {
   Matrix ref;
   const std::vector<int> in = download_info(info);
   EXPECT_EQ(in[1], lapack_potrf<T>(mats[1], ref));
+  // The failed matrix's columns before the failing one hold its factor, the
+  // others A's.
+  const Matrix l = lower_of(get(snapshot(F), 1), C::uplo);
+  for (int c = 0; c < n; ++c)
+    for (int r = c; r < n; ++r) {
+      if (c + 1 < in[1])
+        EXPECT_NEAR(l(r, c), ref(r, c), backward_tol<T>(n) * (1 + std::abs(ref(r, c))))
+            << "L(" << r << ", " << c << ")";
+      else
+        EXPECT_EQ(l(r, c), mats[1](r, c)) << "L(" << r << ", " << c << ")";
+    }
   EXPECT_EQ(in[0], 0);
   EXPECT_EQ(in[2], 0);
   auto hs = snapshot(shift);
   EXPECT_EQ(hs(1), T(-1));
   EXPECT_EQ(hs(0), T(0));
+}
+
+// With fast_math a pivot below the smallest normal number makes the Cuda
+// path's kernels finish the factorization serially from the input (which an
+// out-of-place factorization must fetch from A): the info is plain potrf's,
+// at every kind of kernel's order, and the retry then rescues it.
+TYPED_TEST(Shifted, FastMathTinyPivotAsPotrf) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  using L = typename C::layout;
+  for (int n : {6, 40, 48, 100}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const int k = n / 2;
+    std::vector<Matrix> images;
+    for (int b = 0; b < 3; ++b) {
+      const Matrix a = with_lone_pivot(n, k, b == 1 ? tiny_pivots<T>()[0].value : 1.0);
+      images.push_back(image_of(a, C::uplo, kPoison));
+    }
+    Batch3<T, L> A("A", 3, n, n), F("F", 3, n, n), P("P", 3, n, n);
+    upload(A, images);
+    upload(P, images);
+    Kokkos::deep_copy(F, T(kUnwritten));
+    batchol::Options opts;
+    opts.uplo = C::uplo;
+    opts.fast_math = true;
+    for (int tries : {0, 6}) {
+      SCOPED_TRACE("tries = " + std::to_string(tries));
+      InfoView info = make_info(3, -99), pinfo = make_info(3, -99);
+      Kokkos::View<T*, Exec> shift("shift", 3);
+      batchol::Shift policy;
+      policy.tries = tries;
+      batchol::potrf_shifted(Exec(), A, F, info, shift, policy, opts);
+      if (tries == 0) {
+        batchol::potrf(Exec(), P, pinfo, opts);
+        EXPECT_EQ(download_info(info), download_info(pinfo));
+      } else {
+        EXPECT_EQ(download_info(info), std::vector<int>(3, 0));
+        auto hs = snapshot(shift);
+        EXPECT_GT(hs(1), T(0));
+      }
+    }
+  }
 }
 
 TYPED_TEST(Shifted, BadArguments) {

@@ -40,12 +40,24 @@ template <Op OP, class T>
 bool cuda_serves(const Problem<T>& pr) {
   return cuda::serves<OP>(pr);
 }
+
+// Whether the kernel the Cuda path runs for OP on pr reads an out-of-place
+// potrf's input (Problem::src) itself.
+template <Op OP, class T>
+bool cuda_takes_source(const Problem<T>& pr) {
+  return OP == Op::Potrf && cuda::takes_source(pr);
+}
 #else
 template <class ExecSpace, Op OP>
 inline constexpr bool cuda_path_available_v = false;
 
 template <Op OP, class T>
 bool cuda_serves(const Problem<T>&) {
+  return false;
+}
+
+template <Op OP, class T>
+bool cuda_takes_source(const Problem<T>&) {
   return false;
 }
 #endif

@@ -11,7 +11,9 @@
 //      Cuda path and solves on Blocked), n == 0 to Generic, and potri
 //      outside the Cuda kernel's orders to Generic;
 //      A potrf or posv with a logdet output (Problem::out) gets it from the
-//      Cuda path's kernels, elsewhere from logdet run after the path;
+//      Cuda path's kernels, elsewhere from logdet run after the path; an
+//      out-of-place potrf (Problem::src) reads its input in the Cuda path's
+//      table kernels, elsewhere from a copy made first (in_place);
 //   3. open a Kokkos profiling region named after the routine and the path
 //      that runs, e.g. "batchol::potrf[Cuda]";
 //   4. call that path's single entry, on the caller's execution space
@@ -30,6 +32,7 @@
 #include <detail/Batchol_Blocked.hpp>
 #include <detail/Batchol_Check.hpp>
 #include <detail/Batchol_Compat.hpp>
+#include <detail/Batchol_CopyLower.hpp>
 #include <detail/Batchol_CudaPath.hpp>
 #include <detail/Batchol_Generic.hpp>
 #include <detail/Batchol_HostPath.hpp>
@@ -103,6 +106,17 @@ inline std::string region_name(Op op, Path path, bool variable_size = false) {
   return std::string("batchol::") + routine_name(op) + (variable_size ? "_vbatch[" : "[") + p + "]";
 }
 
+// pr for a path whose kernels factor in place: an out-of-place potrf's
+// input (Problem::src) copied into pr.a first.
+template <class ExecSpace, class T>
+Problem<T> in_place(const ExecSpace& exec, const Problem<T>& pr) {
+  if (pr.src == nullptr) return pr;
+  copy_lower(exec, pr.src, pr.a_bs, pr.a_rs, pr.a_cs, pr);
+  Problem<T> q = pr;
+  q.src = nullptr;
+  return q;
+}
+
 // Operation OP of a checked call on real scalars, on the path opts and pr
 // choose.
 template <Op OP, class ExecSpace, class T>
@@ -128,22 +142,25 @@ void run_real(const char* routine, const ExecSpace& exec, const Problem<T>& pr,
     path = specialized(OP) && pr.n > 0 && blocked::preferred(pr) ? Path::Blocked : Path::Generic;
   const ScopedRegion region(region_name(OP, path));
   if (pr.batch == 0) return;
+  // Only the Cuda path's table kernels read an out-of-place potrf's input
+  // themselves.
+  const Problem<T> q = path == Path::Cuda && cuda_takes_source<OP>(pr) ? pr : in_place(exec, pr);
   switch (path) {
     case Path::Host:
-      if constexpr (host_path_available_v<ExecSpace, OP>) host::run<OP>(exec, pr);
+      if constexpr (host_path_available_v<ExecSpace, OP>) host::run<OP>(exec, q);
       break;
     case Path::Cuda:
 #if BATCHOL_HAS_CUDA_PATH
       if constexpr (cuda_path_available_v<ExecSpace, OP>) {
-        cuda::run<OP>(pr, exec.cuda_stream());
+        cuda::run<OP>(q, exec.cuda_stream());
       }
 #endif
       break;
     case Path::Blocked:
-      if constexpr (specialized(OP)) blocked::run<OP>(exec, pr);
+      if constexpr (specialized(OP)) blocked::run<OP>(exec, q);
       break;
     default:
-      generic::run<OP>(exec, pr);
+      generic::run<OP>(exec, q);
   }
   // A logdet output the path's kernels did not write (the Cuda path's do).
   if constexpr (factors(OP)) {
@@ -162,7 +179,7 @@ void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const
            "must be Path::Auto or Path::Generic for complex scalars (the other paths do not "
            "provide them)");
     const ScopedRegion region(region_name(OP, Path::Generic));
-    if (pr.batch > 0) generic::run<OP>(exec, pr);
+    if (pr.batch > 0) generic::run<OP>(exec, in_place(exec, pr));
     if constexpr (factors(OP)) {
       if (pr.out != nullptr && pr.batch > 0) generic::run<Op::Logdet>(exec, pr);
     }

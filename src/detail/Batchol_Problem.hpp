@@ -42,6 +42,12 @@ struct Problem {
   // potrs and trsv never write through it.
   T* a = nullptr;
   std::ptrdiff_t a_bs = 0, a_rs = 0, a_cs = 0;
+  // potrf out of place (potrf_shifted, which keeps its input): the input
+  // matrices, read with a's strides, while the factor goes to a, whose
+  // other triangle is not written. nullptr: in place. The dispatcher copies
+  // them into a first where the kernel that runs does not read them itself
+  // (Batchol_Dispatch.hpp).
+  const T* src = nullptr;
   // The n x nrhs right-hand sides of matrix i at b + i b_bs (unused by potrf).
   T* b = nullptr;
   std::ptrdiff_t b_bs = 0, b_rs = 0, b_cs = 0;

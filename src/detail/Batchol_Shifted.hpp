@@ -72,15 +72,28 @@ struct Retry {
         Kokkos::Max<R>(scale));
     if (!(scale > R(0))) scale = scale == scale ? R(1) : scale;
     const work_view work(m.team_scratch(scratch_level), team_potrf_work_count(n));
-    R delta = R(policy.start) * scale;
-    for (int t = 0; t < policy.tries && info != 0; ++t, delta *= R(policy.growth)) {
+    // L from A + shift I, factored.
+    auto attempt = [&](const R shift) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, n), [&](const int r) {
         for (int c = 0; c < r; ++c) l(r, c) = a(r, c);
-        l(r, r) = a(r, r) + T(delta);
+        l(r, r) = a(r, r) + T(shift);
       });
       m.team_barrier();
-      info = team_potrf(m, l, n, work.data());
-      if (info == 0 && factor.mirror) team_mirror(m, l, n);
+      const int result = team_potrf(m, l, n, work.data());
+      if (result == 0 && factor.mirror) team_mirror(m, l, n);
+      return result;
+    };
+    // With no tries L keeps potrf's result: the factor's columns before the
+    // failing one, and A's from there on (a factorization out of place
+    // stored only the former).
+    if (policy.tries == 0) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, info - 1, n), [&](const int r) {
+        for (int c = info - 1; c <= r; ++c) l(r, c) = a(r, c);
+      });
+    }
+    R delta = R(policy.start) * scale;
+    for (int t = 0; t < policy.tries && info != 0; ++t, delta *= R(policy.growth)) {
+      info = attempt(delta);
       if (info == 0) break;
     }
     Kokkos::single(Kokkos::PerTeam(m), [&]() {

@@ -106,6 +106,15 @@ __device__ __forceinline__ void chain_start() {
 #endif
 }
 
+// p as the factorization kernels take it: Problem::src set (to a for a
+// factorization in place). The kernels read their input from p.src without
+// a select, which in the tile kernel cost up to 50 registers (ptxas).
+template <class T>
+Problem<T> with_source(Problem<T> p) {
+  if (p.src == nullptr) p.src = p.a;
+  return p;
+}
+
 // Errors become exceptions: the Kokkos layer must never abort on a launch failure.
 inline void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess)

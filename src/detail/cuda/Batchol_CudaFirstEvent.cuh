@@ -51,6 +51,16 @@ struct FirstEvent {
   };
 };
 
+// An out-of-place factorization's input columns c0..n-1 (lower triangle)
+// copied from src into a before serial_potrf_tail continues there: the
+// kernels store no column from a tiny event on. One thread.
+template <class T>
+__device__ void copy_lower_from(const T* src, T* a, std::int64_t rs, std::int64_t cs, int n,
+                                int c0) {
+  for (int c = c0; c < n; ++c)
+    for (int r = c; r < n; ++r) a[r * rs + c * cs] = src[r * rs + c * cs];
+}
+
 // Columns c0..n-1 of the matrix at a (lower triangle, strides rs and cs),
 // columns < c0 already holding the factor; one thread, left-looking, exact
 // (multiplication by the reciprocal of the pivot's square root, which is

@@ -259,6 +259,10 @@ __global__ void __launch_bounds__(WARPS * 32)
   const int n = p.n;
 
   T* const A = p.a + mi * p.a_bs;
+  // Where the input is read: p.src (p.a in place; set by the launcher, as a
+  // select here would cost registers).
+  const T* const src = p.src;
+  const T* const S = src + mi * p.a_bs;
   T r[M][NP];  // r[m][c] = element (t + m*G, c); only c < (m+1)*G is touched
   T dinv[M];   // 1 / diagonal of the owned rows
 
@@ -270,9 +274,9 @@ __global__ void __launch_bounds__(WARPS * 32)
   T* const wstage = stage + warp * 32 * SROW;
   // Matrix of warp row R (= lane R's matrix) and its first element.
   const std::int64_t warp_mat = mat - lane / G;
-  auto stage_matrix = [&](int R) {
+  auto stage_offset = [&](int R) {
     const std::int64_t m = warp_mat + R / G;
-    return p.a + (m < p.batch ? m : p.batch - 1) * p.a_bs;
+    return (m < p.batch ? m : p.batch - 1) * p.a_bs;
   };
   // Whole: this warp's 32/G matrices, matrix k at wwhole + k*ws; element e
   // of the warp's run is matrix e / nn's at offset e % nn, row + c*n where
@@ -283,7 +287,7 @@ __global__ void __launch_bounds__(WARPS * 32)
   const int ws = whole_stride<G>(nn);
   T* const wwhole = reinterpret_cast<T*>(whole_stage) + warp * Shape::WARP_WHOLE;
   T* const own = wwhole + (lane / G) * ws;  // this group's matrix
-  T* const run = p.a + warp_mat * nn;
+  const T* const run = src + warp_mat * nn;
   const std::int64_t left = p.batch - warp_mat;  // live matrices from the warp's first
   const int run_len = int(left < 32 / G ? left : 32 / G) * nn;
   constexpr int QW = NP * NP / G;  // bound on the run's elements per lane
@@ -306,7 +310,8 @@ __global__ void __launch_bounds__(WARPS * 32)
         const int NC = (m + 1) * G;
         const int e = lane + 32 * q, R = e / NC, c = e % NC;
         const int row = R % G + m * G;
-        tmp[m][q] = (row < n && c <= row) ? stage_matrix(R)[std::int64_t(row) * p.a_rs + c] : T(0);
+        tmp[m][q] =
+            (row < n && c <= row) ? src[stage_offset(R) + std::int64_t(row) * p.a_rs + c] : T(0);
       }
     }
   }
@@ -333,7 +338,7 @@ __global__ void __launch_bounds__(WARPS * 32)
   for (int m = 0; m < M; ++m) {
     const int i = t + m * G;
     const bool row_ok = i < n;
-    const T* rowp = A + std::int64_t(row_ok ? i : 0) * p.a_rs;
+    const T* rowp = S + std::int64_t(row_ok ? i : 0) * p.a_rs;
     if (Shape::kRows && rows) {
       const int NC = (m + 1) * G;  // columns of row block m
 #pragma unroll
@@ -386,7 +391,7 @@ __global__ void __launch_bounds__(WARPS * 32)
           const int ncol_r = __shfl_sync(0xffffffffu, ncol, R - R % G);
           const bool live_r = warp_mat + R / G < p.batch;
           if (live_r && row < n && c <= row && c < ncol_r)
-            stage_matrix(R)[std::int64_t(row) * p.a_rs + c] = wstage[R * SROW + c];
+            p.a[stage_offset(R) + std::int64_t(row) * p.a_rs + c] = wstage[R * SROW + c];
         }
         __syncwarp();
       }
@@ -546,7 +551,8 @@ void launch_group_grid(const Problem<T>& p, cudaStream_t stream, unsigned nb, st
 // Launches the kernel over the whole batch on `stream` (several launches when
 // the grid would exceed 2^30 blocks). The caller guarantees 1 <= n <= NP.
 template <class T, int NP, int G, int WARPS, Op OP>
-void launch_group(const Problem<T>& p, cudaStream_t stream) {
+void launch_group(const Problem<T>& given, cudaStream_t stream) {
+  const Problem<T> p = with_source(given);
   constexpr std::int64_t mpb = WARPS * 32 / G;
   using Shape = group_detail::GroupShape<T, NP, G, WARPS, OP>;
   using group_detail::launch_group_grid;

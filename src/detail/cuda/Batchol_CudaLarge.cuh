@@ -426,6 +426,7 @@ void factor(const Problem<double>& p, const Set& m, cudaStream_t stream, int G) 
       d.batch = m.count;
       d.n = w;
       d.a = m.M + at<CM>(m.ld, c, c);
+      d.src = d.a;
       d.a_bs = m.bs;
       d.a_rs = CM ? 1 : m.ld;
       d.a_cs = CM ? m.ld : 1;
@@ -501,7 +502,7 @@ std::int64_t large_ld(const Problem<T>& p) {
 
 // Whether the large-matrix factorization can take p (the caller keeps it to
 // orders above the tables): matrices with a unit stride along their rows or
-// their columns (not interleaved), without write_transposed, on a device
+// their columns (not interleaved), on a device
 // with the m16n8k4 double-precision MMA (compute capability 9.0 or newer;
 // older devices take the Blocked path). double takes batches, float one
 // matrix, through a double copy (Batchol_CudaLargeFloat.cuh).
@@ -509,7 +510,7 @@ template <class T>
 bool large_serves(const Problem<T>& p) {
   const bool unit = p.a_cs == 1 || p.a_rs == 1;
   const bool count = std::is_same_v<T, double> || p.batch == 1;
-  return count && unit && large_ld(p) >= p.n && (p.batch == 1 || p.a_bs != 1) && !p.mirror &&
+  return count && unit && large_ld(p) >= p.n && (p.batch == 1 || p.a_bs != 1) &&
          current_device().major >= 9;
 }
 

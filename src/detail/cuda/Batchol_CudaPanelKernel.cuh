@@ -76,9 +76,10 @@ struct Smem {
 // What one thread needs for a panel: its tile coordinates, its matrix.
 template <class T>
 struct Ctx {
-  T* sh;      // this matrix's shared memory
-  int* fail;  // this matrix's FirstEvent
-  T* a;       // this matrix in global memory
+  T* sh;         // this matrix's shared memory
+  int* fail;     // this matrix's FirstEvent
+  T* a;          // this matrix in global memory
+  const T* src;  // where its input is read (a, or an out-of-place potrf's input)
   std::int64_t rs, cs;
   int n, tx, ty, lid;
   bool live, fast;
@@ -184,7 +185,8 @@ struct PanelStep {
       // Addresses are recomputed per panel from opaque strides (else every
       // panel's addresses stay live from the start, two registers each).
       const std::int64_t ars = opaque(c.rs), acs = opaque(c.cs);
-      T* const a = c.a + opaque(0);
+      const T* const a = c.src + opaque(0);
+      T* const la = c.a + opaque(0);
       // 1. The panel's rows (padding: the identity; above the diagonal: 0).
 #pragma unroll
       for (int j = 0; j < MJ; ++j) {
@@ -208,7 +210,7 @@ struct PanelStep {
           const int l = rowfast ? e % NB : e / rows;
           const int row = R0 + (rowfast ? e / NB : e % rows);
           const int col = l0 + l;
-          ls[l * S::kLd + row] = row < n && col < n ? a[row * ars + col * acs] : T(0);
+          ls[l * S::kLd + row] = row < n && col < n ? la[row * ars + col * acs] : T(0);
         }
         __syncthreads();
 #pragma unroll 2
@@ -297,6 +299,7 @@ __global__ void __launch_bounds__(MAXT, MINB)
   Ctx<T> c{reinterpret_cast<T*>(panel_smem) + sub * S::kSize,
            &fails[sub],
            p.a + mi * p.a_bs,
+           p.src + mi * p.a_bs,
            p.a_rs,
            p.a_cs,
            p.n,
@@ -311,8 +314,11 @@ __global__ void __launch_bounds__(MAXT, MINB)
   const int event = fails[sub];
   int info = FirstEvent::info(event);
   // Columns before the event are stored (the barrier above publishes them).
-  if (FirstEvent::is_tiny(event) && live && lid == 0)
-    info = serial_potrf_tail(c.a, c.rs, c.cs, p.n, FirstEvent::column(event), p.mirror);
+  if (FirstEvent::is_tiny(event) && live && lid == 0) {
+    const int c0 = FirstEvent::column(event);
+    if (p.src != p.a) copy_lower_from(c.src, c.a, c.rs, c.cs, p.n, c0);
+    info = serial_potrf_tail(c.a, c.rs, c.cs, p.n, c0, p.mirror);
+  }
   if (live && lid == 0) p.info[mat * p.info_s] = info;
   if (p.out != nullptr) {
     // The panel buffers are free now.
@@ -350,7 +356,7 @@ void launch_panel(const Problem<T>& p, cudaStream_t stream, int mpb) {
   auto* kern = &panel_kernel<T, BX, BY, NB, KP, MAXT, MINB>;
   allow_shared(kern, shm, "panel_kernel shared memory");
   launch_grids((p.batch + mpb - 1) / mpb, "panel_kernel launch", [&](unsigned nb, std::int64_t b0) {
-    kern<<<nb, mpb * Sh::NT, shm, stream>>>(p, b0 * mpb, mpb);
+    kern<<<nb, mpb * Sh::NT, shm, stream>>>(with_source(p), b0 * mpb, mpb);
   });
 }
 

@@ -282,7 +282,9 @@ __global__ void __launch_bounds__(MAXT, MINB)
   const bool live = mat < p.batch;
   const std::int64_t mi = live ? mat : p.batch - 1;
   const int n = p.n;
-  T* const A = p.a + mi * p.a_bs;
+  // Where the input is read: p.src (p.a in place; set by the launcher, as a
+  // select here would cost registers).
+  const T* const A = p.src + mi * p.a_bs;
 
   // Load the owned elements of the lower triangle, all issued before any use;
   // padding is the identity, the unused upper part of diagonal tiles zero.
@@ -347,6 +349,9 @@ __global__ void __launch_bounds__(MAXT, MINB)
   if (tiny && live && lid == 0) {
     // The input is still whole: nothing was stored. (The matrix's shared
     // word stays: its other threads may still be reading it.)
+    // (The input's address recomputed: kept from the loads, it would hold
+    // registers through the whole factorization.)
+    if (p.src != p.a) copy_lower_from(p.src + opaque(mi * p.a_bs), As, a_rs, a_cs, n, 0);
     info = serial_potrf_tail(As, a_rs, a_cs, n, 0, p.mirror);
     if constexpr (kSolve) {
       for (int c = 0; c < n; ++c)
@@ -423,7 +428,7 @@ void launch_tile(const Problem<T>& p, cudaStream_t stream, int mpb) {
   auto* kern = &tile_kernel<T, B, M, MAXT, MINB, OP, REG>;
   allow_shared(kern, shm, "tile_kernel shared memory");
   launch_grids((p.batch + mpb - 1) / mpb, "tile_kernel launch", [&](unsigned nb, std::int64_t b0) {
-    kern<<<nb, mpb * NT, shm, stream>>>(p, b0 * mpb, mpb);
+    kern<<<nb, mpb * NT, shm, stream>>>(with_source(p), b0 * mpb, mpb);
   });
 }
 

@@ -26,6 +26,7 @@
 #include "Batchol_CudaLarge.cuh"
 #include "Batchol_CudaLargeFloat.cuh"
 #include "Batchol_CudaLogdet.cuh"
+#include "Batchol_CudaMirror.cuh"
 #include "Batchol_CudaMixed.cuh"
 #include "Batchol_CudaPotri.cuh"
 #include "Batchol_CudaRows.cuh"
@@ -86,6 +87,14 @@ bool serves(const Problem<T>& p) {
   const bool large =
       large_op && p.n > max_n && large_serves(p) && (OP == Op::Potrf || p.batch == 1);
   return has_kernel(p.n) || large;
+}
+
+// Whether potrf on p runs a kernel of the tables (group, tile, panel), which
+// read an out-of-place input (Problem::src) themselves; the large-matrix
+// factorization factors in place.
+template <class T>
+bool takes_source(const Problem<T>& p) {
+  return has_kernel(p.n) && !large_batch_pays(p);
 }
 
 // ---- the factorization tables: potrf and posv ----------------------------------
@@ -397,8 +406,9 @@ template <Op OP, class T>
 Launch launch_tuned(const Problem<T>& p, cudaStream_t stream) {
   if constexpr (OP == Op::Potrf) {
     if (p.n > max_n || large_batch_pays(p)) {
-      if (!large_serves(p)) return Launch::NoKernel;
+      if (!large_serves(p) || p.src != nullptr) return Launch::NoKernel;
       large_potrf(p, stream);
+      if (p.mirror) launch_mirror(p, stream);
       if (p.out != nullptr) launch_logdet(p, stream);
       return Launch::Done;
     }
