@@ -106,6 +106,15 @@ __device__ __forceinline__ void chain_start() {
 #endif
 }
 
+// Threads per matrix of the kernels that give each row or column of a
+// matrix a thread (potri, posv_mixed): the next power of two up to a warp,
+// so that several matrices share a warp evenly, then whole warps.
+inline int threads_per_matrix(int n) {
+  int g = 1;
+  while (g < n && g < 32) g *= 2;
+  return n <= 32 ? g : 32 * ((n + 31) / 32);
+}
+
 // p as the factorization kernels take it: Problem::src set (to a for a
 // factorization in place). The kernels read their input from p.src without
 // a select, which in the tile kernel cost up to 50 registers (ptxas).

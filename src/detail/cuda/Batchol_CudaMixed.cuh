@@ -65,9 +65,7 @@ struct Shape {
 
 inline Shape shape_of(int n, int nrhs) {
   Shape s;
-  int g = 1;
-  while (g < n && g < 32) g *= 2;
-  s.tpm = n <= 32 ? g : 32 * ((n + 31) / 32);
+  s.tpm = threads_per_matrix(n);
   s.pitch = n | 1;
   s.nrhs = nrhs;
   const int nb = n * nrhs;
@@ -417,7 +415,8 @@ __global__ void mixed_kernel(const Problem<T> p, const mixed_detail::Shape shape
 }
 
 // Whether the kernel takes p: orders 1 to mixed_max_n, and the staged
-// matrix and right-hand sides fit a block's shared memory on this device.
+// matrix and right-hand sides fit a block's shared memory on this device
+// (which also keeps the staging loops' indices below SmallDiv's 2^22).
 inline bool mixed_serves(const Problem<double>& p) {
   if (p.n < 1 || p.n > mixed_max_n || p.nrhs < 1) return false;
   const mixed_detail::Shape s = mixed_detail::shape_of(p.n, p.nrhs);

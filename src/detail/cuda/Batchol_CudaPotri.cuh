@@ -52,9 +52,7 @@ struct Shape {
 
 inline Shape shape_of(int n) {
   Shape s;
-  int g = 1;
-  while (g < n && g < 32) g *= 2;
-  s.tpm = n <= 32 ? g : 32 * ((n + 31) / 32);
+  s.tpm = threads_per_matrix(n);
   // Blocks of 128 threads or one matrix.
   s.mpb = std::max(1, 128 / s.tpm);
   s.pitch = n | 1;
