@@ -89,12 +89,19 @@ bool serves(const Problem<T>& p) {
   return has_kernel(p.n) || large;
 }
 
+// Whether potrf on p runs the large-matrix factorization (launch_tuned)
+// rather than a kernel of the tables.
+template <class T>
+bool runs_large_potrf(const Problem<T>& p) {
+  return p.n > max_n || large_batch_pays(p);
+}
+
 // Whether potrf on p runs a kernel of the tables (group, tile, panel), which
 // read an out-of-place input (Problem::src) themselves; the large-matrix
 // factorization factors in place.
 template <class T>
 bool takes_source(const Problem<T>& p) {
-  return has_kernel(p.n) && !large_batch_pays(p);
+  return has_kernel(p.n) && !runs_large_potrf(p);
 }
 
 // ---- the factorization tables: potrf and posv ----------------------------------
@@ -405,7 +412,7 @@ Launch launch_solve(const Problem<T>& p, cudaStream_t stream) {
 template <Op OP, class T>
 Launch launch_tuned(const Problem<T>& p, cudaStream_t stream) {
   if constexpr (OP == Op::Potrf) {
-    if (p.n > max_n || large_batch_pays(p)) {
+    if (runs_large_potrf(p)) {
       if (!large_serves(p) || p.src != nullptr) return Launch::NoKernel;
       large_potrf(p, stream);
       if (p.mirror) launch_mirror(p, stream);
