@@ -110,7 +110,14 @@ TYPED_TEST(Posv, IsPotrfThenPotrsForOneLargeMatrix) {
   using C = TypeParam;
   if (Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible)
     GTEST_SKIP() << "the factor tests meet one large matrix on the host";
-  expect_posv_cases<C>(make_spd_batch<typename C::scalar>(1025, 1), true);
+  using T = typename C::scalar;
+  const SpdBatch s = make_spd_batch<T>(1025, 1);
+  expect_posv_cases<C>(s, true);
+  // Many right-hand sides (on a device with cuBLAS: its triangular solves).
+  for (batchol::Path path : paths_under_test<Op::Potrf, Op::Potrs, Op::Posv>()) {
+    SCOPED_TRACE(case_name(s.n, 1, path) + ", 400 right-hand sides");
+    expect_posv_is_potrf_potrs<C, Batch3<T, typename C::layout>>(s, 400, options(C::uplo, path));
+  }
 }
 
 // A batch of large matrices (on a device, double: the Cuda path's

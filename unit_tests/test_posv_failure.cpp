@@ -102,7 +102,8 @@ TYPED_TEST(PosvFailure, FailedMatrixKeepsItsRightHandSide) {
 // One large matrix alone in its batch (on a device, the Cuda path's
 // large-matrix factorization and solves): a failure at the first column, at
 // a block edge inside the matrix and at the last column leaves B unchanged
-// (the solves read info on the device and return).
+// (the solves read info on the device and return; with many right-hand
+// sides and cuBLAS, a copy of B is put back).
 TYPED_TEST(PosvFailure, OneLargeMatrixKeepsItsRightHandSide) {
   using C = TypeParam;
   using T = typename C::scalar;
@@ -112,7 +113,7 @@ TYPED_TEST(PosvFailure, OneLargeMatrixKeepsItsRightHandSide) {
   constexpr int n = 1025;
   const SpdBatch base = make_spd_batch<T>(n, 1, /*salt=*/5);
   for (batchol::Path path : paths_under_test<Op::Posv>())
-    for (int nrhs : {1, 3})  // one right-hand side: the flag-passing solve
+    for (int nrhs : {1, 3, 400})  // 1: the flag-passing solve; 400: cuBLAS's
       for (int j : {1, 513, 1025}) {
         SCOPED_TRACE(case_name(n, 1, path) + ", nrhs = " + std::to_string(nrhs) +
                      ", negative pivot at column " + std::to_string(j));

@@ -9,10 +9,15 @@
 // registers, and split) and a solve table's five; potrs through every row of
 // the solve tables, both precisions; the large-matrix factorization;
 // potri's kernel; and posv_mixed's two kernels (a thread per system at each
-// order up to 8, a thread per row). That compiles in a minute or two.
+// order up to 8, a thread per row). That compiles in a minute or two. The
+// large-matrix factorization's update through cuBLAS (BATCHOL_CUBLAS, its
+// headers only: nothing is linked) is compiled too.
 // -DBATCHOL_CHECK_FULL_TABLE instantiates the whole sm_90 table instead,
 // through the Cuda path's entry cuda::run (what a Kokkos build of the Cuda
 // path compiles; minutes).
+#ifndef BATCHOL_CUBLAS
+#define BATCHOL_CUBLAS 1
+#endif
 #include "detail/cuda/Batchol_CudaRun.cuh"
 
 namespace {

@@ -15,7 +15,8 @@
 //      diagonal block of the group, updates that block with the columns it
 //      just solved, so that the leaf of that block finds it ready.
 // After the group, one launch updates the whole trailing matrix with the
-// group's columns (SYRK, a 64 x 64 tile per thread block, lower tiles only).
+// group's columns (SYRK, a 64 x 64 tile per thread block, lower tiles only;
+// for one matrix cuBLAS's dsyrk where the build has it, Batchol_CudaBlas.cuh).
 // The 64-wide blocks keep the one-block steps short, the deep groups keep the
 // trailing update's traffic low. The launches form a chain of programmatic
 // dependent launches (launch_chained): each starts while its predecessor
@@ -32,10 +33,12 @@
 // its own cell of a scratch array (stream-ordered allocation, no host
 // synchronization); the rows launch after it moves a failure into info, and
 // every later launch returns at once when info names a column at or before
-// the first it would write (leaves run regardless, on values no one reads).
+// the first it would write (leaves and cuBLAS's updates run regardless, on
+// values no one reads).
 #ifndef BATCHOL_CUDA_LARGE_CUH
 #define BATCHOL_CUDA_LARGE_CUH
 
+#include "Batchol_CudaBlas.cuh"
 #include "Batchol_CudaCommon.cuh"
 #include "Batchol_CudaTileKernel.cuh"
 
@@ -396,9 +399,10 @@ void update(cudaStream_t s, const Set& m, int r0, int nr, int k0, int nk) {
 // Columns per group, the trailing update's depth: deeper groups mean fewer
 // passes over the trailing matrix but longer left updates in the rows
 // launches. Measured on an H200: 512 is best from n = 2048 to 16384 (8.99
-// against 10.06 ms for 256 at n = 8192), 1024 at 32768 (386 against 400 ms).
-inline int group_depth(int n) {
-  return n >= 24576 ? 16 * NB : 8 * NB;
+// against 10.06 ms for 256 at n = 8192), 1024 at 32768 (386 against 400 ms);
+// with cuBLAS's update (`blas`) 1024 from 16384 (40.7 against 42.0 ms).
+inline int group_depth(int n, bool blas) {
+  return n >= (blas ? 16384 : 24576) ? 16 * NB : 8 * NB;
 }
 
 // The factorization of the matrices of m (order n), with W doubles per copy
@@ -406,8 +410,10 @@ inline int group_depth(int n) {
 // flight in the rows launches: four for one matrix (its launches are short
 // of thread blocks, and deeper copies hide more of each block's latency),
 // two for several, so that three thread blocks fit on an SM.
+// With `blas` (one matrix, Batchol_CudaBlas.cuh), the trailing updates go to
+// cuBLAS; where it cannot take one, the library's kernel does.
 template <int W, bool CM, int S>
-void factor(const Problem<double>& p, const Set& m, cudaStream_t stream, int G) {
+void factor(const Problem<double>& p, const Set& m, cudaStream_t stream, int G, bool blas) {
   const int n = p.n;
   auto* rows = &rows_kernel<double, W, CM, S>;
   allow_shared(&update_kernel<double, W, CM>, update_smem, "large update shared memory");
@@ -439,7 +445,8 @@ void factor(const Problem<double>& p, const Set& m, cudaStream_t stream, int G) 
                      stream, "large rows launch", m.M, m.ld, m.bs, c + w, below, k0, k1, c, w,
                      m.info, m.info_s, static_cast<const int*>(m.cells + c / NB), m.cells_s);
     }
-    update<W, CM>(stream, m, k1, n - k1, k0, k1 - k0);
+    if (!blas || !blas_update<CM>(stream, m.M, m.ld, k1, n - k1, k0, k1 - k0))
+      update<W, CM>(stream, m, k1, n - k1, k0, k1 - k0);
   }
 }
 
@@ -456,7 +463,8 @@ __global__ void __launch_bounds__(256) clear_info(I* info, std::int64_t info_s, 
 template <bool CM>
 void factor_all(const Problem<double>& p, std::int64_t ld, cudaStream_t stream) {
   const int blocks = (p.n + NB - 1) / NB;
-  const int G = group_depth(p.n);
+  const bool blas = has_blas && p.batch == 1;
+  const int G = group_depth(p.n, blas);
   // blockIdx.y takes the matrix: at most 65535 per launch.
   const int chunk = int(std::min<std::int64_t>(p.batch, 65535));
   int* cells = nullptr;
@@ -474,14 +482,14 @@ void factor_all(const Problem<double>& p, std::int64_t ld, cudaStream_t stream) 
     check(cudaGetLastError(), "large info launch");
     if (p.batch == 1) {
       if (vec)
-        factor<2, CM, 4>(p, m, stream, G);
+        factor<2, CM, 4>(p, m, stream, G, blas);
       else
-        factor<1, CM, 4>(p, m, stream, G);
+        factor<1, CM, 4>(p, m, stream, G, blas);
     } else {
       if (vec)
-        factor<2, CM, 2>(p, m, stream, G);
+        factor<2, CM, 2>(p, m, stream, G, false);
       else
-        factor<1, CM, 2>(p, m, stream, G);
+        factor<1, CM, 2>(p, m, stream, G, false);
     }
   }
   check(cudaFreeAsync(cells, stream), "large: cudaFreeAsync");
