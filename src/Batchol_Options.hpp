@@ -22,9 +22,10 @@ struct Options {
   Uplo uplo = Uplo::Lower;
   Path path = Path::Auto;
   // Permission, not a demand: a path with approximate sqrt/reciprocal may use
-  // them; a path without them (Generic) computes exactly. The Host and Cuda
-  // paths then also flush subnormal pivots to zero: such a pivot fails
-  // (info), where the exact computation factors the matrix.
+  // them; a path without them (Generic, Blocked) computes exactly. Every
+  // path then counts a subnormal pivot as zero: it fails (info), where the
+  // exact computation factors the matrix, so that the info of a call does
+  // not depend on the path that serves it.
   bool fast_math = false;
   // potrf/posv also write the factor transposed into the other triangle, so
   // that later solves can read both sweeps with unit stride. Overwrites that

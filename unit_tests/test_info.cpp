@@ -131,7 +131,7 @@ TYPED_TEST(Info, OneLargeMatrix) {
     const Matrix sub = with_lone_pivot(n, k, tiny_pivots<T>()[0].value);
     for (bool fast : {false, true}) {
       SCOPED_TRACE(case_name(n, 1, path) + ", subnormal pivot" + (fast ? ", fast_math" : ""));
-      const bool flushed = fast && !runs_generic<Exec, Op::Potrf>(path);
+      const bool flushed = fast;
       EXPECT_EQ(run_potrf<C>({image_of(sub, C::uplo, kPoison)}, n, path, fast).info[0],
                 flushed ? k + 1 : 0);
     }
@@ -170,10 +170,11 @@ TYPED_TEST(Info, EveryMatrixFailsAtItsOwnColumn) {
 // double (subnormal, with a finite reciprocal), and the smallest subnormal,
 // whose reciprocal overflows (the Cuda tile and panel kernels then divide by
 // it instead of multiplying with 1/d). Without fast_math every path
-// factors it as LAPACK does. With fast_math the Host and Cuda paths flush it
-// to zero, as their reciprocal square root estimates do: info is its column,
-// the columns before it hold the factor, the other matrices are untouched by
-// it; the Generic path, which ignores fast_math, still factors it. The
+// factors it as LAPACK does. With fast_math every path fails it, as the Host
+// and Cuda paths' reciprocal square root estimates flush it to zero (the
+// Generic and Blocked paths, exact otherwise, test for it): info is its
+// column, the columns before it hold the factor, the other matrices are
+// untouched by it. The
 // matrix: 1 on the diagonal, 0.1 elsewhere, except row and column k, which
 // hold only the tiny pivot (so L is that of the same matrix with a 1 there,
 // with sqrt(tiny) at (k, k)). Where it is factored, write_transposed mirrors
@@ -198,7 +199,7 @@ TYPED_TEST(Info, SubnormalPivot) {
           SCOPED_TRACE(case_name(n, kBatch, path) + (fast ? ", fast_math, " : ", ") +
                        tiny_pivot.name);
           const Run<C> r = run_potrf<C>(images, n, path, fast);
-          const bool flushed = fast && !runs_generic<Exec, Op::Potrf>(path);
+          const bool flushed = fast;
           for (int b = 0; b < kBatch; ++b) EXPECT_EQ(r.info[b], b == kAt && flushed ? k + 1 : 0);
           Matrix got = lower_of(get(r.after, kAt), C::uplo);
           if (flushed) {

@@ -2,7 +2,8 @@
 // n logarithms per matrix, one thread per matrix). It is the portable
 // reference the specialized paths are tested against, and it runs what the
 // Cuda path's tables have no kernel for (Batchol_Dispatch.hpp).
-// Options::fast_math does not reach it: it always computes exactly.
+// It always computes exactly; Options::fast_math only makes a subnormal
+// pivot fail, as on the paths that flush it.
 #ifndef BATCHOL_GENERIC_HPP
 #define BATCHOL_GENERIC_HPP
 
@@ -31,7 +32,7 @@ struct Functor {
 
   KOKKOS_INLINE_FUNCTION int factor(const member_type& m, Strided<T> a, int n) const {
     const work_view work(m.team_scratch(scratch_level), team_potrf_work_count(n));
-    const int info = team_potrf(m, a, n, work.data());
+    const int info = team_potrf(m, a, n, work.data(), pr.fast_math);
     if (info == 0 && pr.mirror) team_mirror(m, a, n);
     return info;
   }

@@ -29,9 +29,13 @@ KOKKOS_INLINE_FUNCTION constexpr std::size_t team_potrf_work_count(int n) {
 }
 
 // work: team_potrf_work_count(n) scalars shared by the team, or nullptr to
-// factor each panel in place (same result, more traffic to A).
+// factor each panel in place (same result, more traffic to A). `flush`
+// (Options::fast_math on the Generic path): a subnormal pivot fails, as on
+// the paths whose approximate square roots flush it to zero, so that every
+// path reports the same info; nothing else changes.
 template <class Member, class T>
-KOKKOS_INLINE_FUNCTION int team_potrf(const Member& member, Strided<T> a, int n, T* work) {
+KOKKOS_INLINE_FUNCTION int team_potrf(const Member& member, Strided<T> a, int n, T* work,
+                                      bool flush = false) {
   using R = real_t<T>;
   constexpr int NB = generic_nb;
   int info = 0;
@@ -62,7 +66,8 @@ KOKKOS_INLINE_FUNCTION int team_potrf(const Member& member, Strided<T> a, int n,
     // the second barrier, so that every thread reads the same pivot first.
     for (int j = 0; j < w; ++j) {
       const R d = real_part(p(j, j));
-      if (!pivot_ok(d)) {  // every thread sees the same d: the team leaves together
+      // Every thread sees the same d: the team leaves together.
+      if (!pivot_ok(d) || (flush && d < Limits<R>::min_normal)) {
         info = k0 + j + 1;
         break;
       }

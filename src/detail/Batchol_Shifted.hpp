@@ -79,7 +79,7 @@ struct Retry {
         l(r, r) = a(r, r) + T(shift);
       });
       m.team_barrier();
-      const int result = team_potrf(m, l, n, work.data());
+      const int result = team_potrf(m, l, n, work.data(), factor.fast_math);
       if (result == 0 && factor.mirror) team_mirror(m, l, n);
       return result;
     };
