@@ -25,6 +25,7 @@
 #if defined(BATCHOL_CUBLAS)
 #include <cublas_v2.h>
 
+#include <climits>
 #include <mutex>
 #include <vector>
 #endif
@@ -83,6 +84,7 @@ inline constexpr bool has_blas = true;
 // did not (a stream under capture and no handle yet): the caller updates.
 template <bool CM>
 bool blas_update(cudaStream_t stream, double* M, std::int64_t ld, int r0, int nr, int k0, int nk) {
+  if (ld > INT_MAX) return false;  // cuBLAS's int leading dimensions
   const blas_detail::On blas(stream);
   if (blas.h == nullptr) return false;
   if (nr <= 0 || nk <= 0) return true;
@@ -103,6 +105,7 @@ bool blas_update(cudaStream_t stream, double* M, std::int64_t ld, int r0, int nr
 template <bool CM>
 bool blas_solve(cudaStream_t stream, const double* L, std::int64_t ld, int n, double* B,
                 std::int64_t ldb, bool bcm, int nrhs) {
+  if (ld > INT_MAX || ldb > INT_MAX) return false;
   const blas_detail::On blas(stream);
   if (blas.h == nullptr) return false;
   const double one = 1.0;
