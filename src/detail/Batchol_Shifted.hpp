@@ -72,13 +72,18 @@ struct Retry {
         Kokkos::Max<R>(scale));
     if (!(scale > R(0))) scale = scale == scale ? R(1) : scale;
     const work_view work(m.team_scratch(scratch_level), team_potrf_work_count(n));
-    // L from A + shift I, factored.
-    auto attempt = [&](const R shift) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, n), [&](const int r) {
-        for (int c = 0; c < r; ++c) l(r, c) = a(r, c);
-        l(r, r) = a(r, r) + T(shift);
+    // L's columns from `first` on as those of A + shift I (A's own bits
+    // where the shift is 0).
+    auto copy_from_a = [&](const int first, const R shift) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, first, n), [&](const int r) {
+        for (int c = first; c < r; ++c) l(r, c) = a(r, c);
+        l(r, r) = shift == R(0) ? a(r, r) : a(r, r) + T(shift);
       });
       m.team_barrier();
+    };
+    // L from A + shift I, factored.
+    auto attempt = [&](const R shift) {
+      copy_from_a(0, shift);
       const int result = team_potrf(m, l, n, work.data(), factor.fast_math);
       if (result == 0 && factor.mirror) team_mirror(m, l, n);
       return result;
@@ -86,11 +91,7 @@ struct Retry {
     // With no tries L keeps potrf's result: the factor's columns before the
     // failing one, and A's from there on (a factorization out of place
     // stored only the former).
-    if (policy.tries == 0) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, info - 1, n), [&](const int r) {
-        for (int c = info - 1; c <= r; ++c) l(r, c) = a(r, c);
-      });
-    }
+    if (policy.tries == 0) copy_from_a(info - 1, R(0));
     R delta = R(policy.start) * scale;
     for (int t = 0; t < policy.tries && info != 0; ++t, delta *= R(policy.growth)) {
       info = attempt(delta);
