@@ -10,8 +10,8 @@
 // the solve tables, both precisions; the large-matrix factorization;
 // potri's kernel; and posv_mixed's two kernels (a thread per system at each
 // order up to 8, a thread per row). That compiles in a minute or two. The
-// large-matrix factorization's update through cuBLAS (BATCHOL_CUBLAS, its
-// headers only: nothing is linked) is compiled too.
+// large-matrix factorization's update and solves through cuBLAS
+// (BATCHOL_CUBLAS, its headers only: nothing is linked) are compiled too.
 // -DBATCHOL_CHECK_FULL_TABLE instantiates the whole sm_90 table instead,
 // through the Cuda path's entry cuda::run (what a Kokkos build of the Cuda
 // path compiles; minutes).

@@ -48,19 +48,6 @@ void copy(const From* src, std::int64_t lds, To* dst, std::int64_t ldd, int n,
   check(cudaGetLastError(), "large float copy launch");
 }
 
-// dst(r, q) = src(r, q) for the n x nrhs right-hand sides (element (r, q) at
-// r rs + q cs in each).
-template <class From, class To>
-__global__ void __launch_bounds__(256)
-    copy_rhs(const From* src, std::int64_t srs, std::int64_t scs, To* dst, std::int64_t drs,
-             std::int64_t dcs, int n, int nrhs) {
-  const std::int64_t total = std::int64_t(n) * nrhs;
-  for (std::int64_t e = blockIdx.x * 256 + threadIdx.x; e < total; e += gridDim.x * 256) {
-    const std::int64_t r = e % n, q = e / n;
-    dst[r * drs + q * dcs] = To(src[r * srs + q * scs]);
-  }
-}
-
 // Under fast_math: info = the first column whose pivot L_jj^2 is below
 // FLT_MIN, where that comes before the double factorization's failure.
 template <bool CM>
@@ -122,8 +109,8 @@ void potrs(const Problem<float>& p, std::int64_t ld, cudaStream_t stream) {
   double* wb = w + lsize;  // column-major n x nrhs
   copy<float, double, CM>(p.a, ld, w, n, n, stream);
   const unsigned blocks = unsigned(std::min<std::size_t>((bsize + 255) / 256, 65535));
-  copy_rhs<<<blocks, 256, 0, stream>>>(p.b, p.b_rs, p.b_cs, wb, std::int64_t(1), std::int64_t(n), n,
-                                       nrhs);
+  large_detail::copy_rhs<<<blocks, 256, 0, stream>>>(p.b, p.b_rs, p.b_cs, wb, std::int64_t(1),
+                                                     std::int64_t(n), n, nrhs, nullptr);
   check(cudaGetLastError(), "large float copy launch");
   Problem<double> q = on_copy<CM>(p, w);
   q.b = wb;
@@ -134,8 +121,8 @@ void potrs(const Problem<float>& p, std::int64_t ld, cudaStream_t stream) {
   large_potrs(q, stream);
   // A skipped system's right-hand sides come back bit for bit (float to
   // double and back is exact).
-  copy_rhs<<<blocks, 256, 0, stream>>>(wb, std::int64_t(1), std::int64_t(n), p.b, p.b_rs, p.b_cs, n,
-                                       nrhs);
+  large_detail::copy_rhs<<<blocks, 256, 0, stream>>>(wb, std::int64_t(1), std::int64_t(n), p.b,
+                                                     p.b_rs, p.b_cs, n, nrhs, nullptr);
   check(cudaGetLastError(), "large float copy launch");
   check(cudaFreeAsync(w, stream), "large float: cudaFreeAsync");
 }

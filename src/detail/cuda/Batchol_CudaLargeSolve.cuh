@@ -120,18 +120,19 @@ void potrs(const Problem<double>& p, cudaStream_t stream) {
   for (int k = nb - 1; k > 0; --k) launch(&solve_kernel<false, CM>, k * NB, k);
 }
 
-// dst = src for an n x nrhs block of right-hand sides (element (r, q) at
-// r rs + q cs in each), where `when` is nullptr or points to a nonzero info.
-template <int>
+// dst(r, q) = src(r, q) for the n x nrhs right-hand sides (element (r, q) at
+// r rs + q cs in each), converted to dst's scalar, where `when` is nullptr
+// or points to a nonzero info.
+template <class From, class To>
 __global__ void __launch_bounds__(256)
-    copy_rhs(const double* src, std::int64_t s_rs, std::int64_t s_cs, double* dst,
-             std::int64_t d_rs, std::int64_t d_cs, int n, int nrhs, const int* when) {
+    copy_rhs(const From* src, std::int64_t s_rs, std::int64_t s_cs, To* dst, std::int64_t d_rs,
+             std::int64_t d_cs, int n, int nrhs, const int* when) {
   if (when != nullptr && *when == 0) return;
   const std::int64_t count = std::int64_t(n) * nrhs;
   for (std::int64_t e = blockIdx.x * std::int64_t(256) + threadIdx.x; e < count;
        e += std::int64_t(gridDim.x) * 256) {
     const std::int64_t r = e % n, q = e / n;
-    dst[r * d_rs + q * d_cs] = src[r * s_rs + q * s_cs];
+    dst[r * d_rs + q * d_cs] = To(src[r * s_rs + q * s_cs]);
   }
 }
 
@@ -153,7 +154,8 @@ inline bool blas_potrs(const Problem<double>& p, cudaStream_t stream) {
   const int grid = int(std::min<std::int64_t>(4096, (std::int64_t(p.n) * p.nrhs + 255) / 256));
   auto copy = [&](const double* from, std::int64_t f_rs, std::int64_t f_cs, double* to,
                   std::int64_t t_rs, std::int64_t t_cs, const int* when) {
-    copy_rhs<0><<<grid, 256, 0, stream>>>(from, f_rs, f_cs, to, t_rs, t_cs, p.n, p.nrhs, when);
+    copy_rhs<double, double>
+        <<<grid, 256, 0, stream>>>(from, f_rs, f_cs, to, t_rs, t_cs, p.n, p.nrhs, when);
     check(cudaGetLastError(), "large solve copy launch");
   };
   if (p.skip_failed) {
