@@ -89,6 +89,30 @@ struct FactorMirrored {
   }
 };
 
+// The same factor a column at a time, every matrix at once: for large
+// orders, where a thread per matrix would take minutes (n = 8192: 1.8e11
+// dependent flops on one thread). Pivot takes column j's diagonal, the call
+// operator row j + 1 + e % (n - j - 1) of matrix e / (n - j - 1); the
+// arithmetic is FactorMirrored's.
+template <class T, class Layout>
+struct FactorColumn {
+  struct Pivot {};
+  Mat3<T, Layout> A;
+  std::int64_t n, j;
+  KOKKOS_INLINE_FUNCTION void operator()(Pivot, const std::int64_t b) const {
+    T d = A(b, j, j);
+    for (std::int64_t k = 0; k < j; ++k) d -= A(b, j, k) * A(b, j, k);
+    A(b, j, j) = batchol::detail::sqrt(d);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e) const {
+    const std::int64_t rows = n - j - 1, b = e / rows, i = j + 1 + e % rows;
+    T v = A(b, i, j);
+    for (std::int64_t k = 0; k < j; ++k) v -= A(b, i, k) * A(b, j, k);
+    A(b, i, j) = v / A(b, j, j);
+    A(b, j, i) = v / A(b, j, j);
+  }
+};
+
 // The Views one run of a kernel touches. B is (batch, n, nrhs); a routine
 // taking a rank-2 right-hand side sees the same memory through b2().
 template <class T, class Layout>
@@ -175,7 +199,26 @@ struct DataSet {
       d.F0 =
           Mat3<T, Layout>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "F0"), c.batch, c.n, c.n);
       Kokkos::deep_copy(exec, d.F0, d.A0);
-      Kokkos::parallel_for("bench::factor", range, FactorMirrored<T, Layout>{d.F0, c.n});
+      if (c.n <= 128) {
+        Kokkos::parallel_for("bench::factor", range, FactorMirrored<T, Layout>{d.F0, c.n});
+      } else {
+        // On a LayoutLeft copy: a column step's threads read consecutive rows.
+        using Left = Kokkos::LayoutLeft;
+        using Index = Kokkos::IndexType<std::int64_t>;
+        using Pivot = typename FactorColumn<T, Left>::Pivot;
+        Mat3<T, Left> left(Kokkos::view_alloc(Kokkos::WithoutInitializing, "F0_left"), c.batch, c.n,
+                           c.n);
+        Kokkos::deep_copy(exec, left, d.A0);
+        for (std::int64_t j = 0; j < c.n; ++j) {
+          const FactorColumn<T, Left> f{left, c.n, j};
+          Kokkos::parallel_for("bench::factor_pivot",
+                               Kokkos::RangePolicy<Exec, Pivot, Index>(exec, 0, c.batch), f);
+          Kokkos::parallel_for("bench::factor_column",
+                               Kokkos::RangePolicy<Exec, Index>(exec, 0, c.batch * (c.n - j - 1)),
+                               f);
+        }
+        Kokkos::deep_copy(exec, d.F0, left);
+      }
     }
     if (c.has_rhs()) {
       d.B0 = Mat3<T, Layout>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "B0"), c.batch, c.n,

@@ -2,7 +2,7 @@
 // (Batchol_CudaLarge.cuh, Batchol_CudaLargeSolve.cuh), in builds with
 // Batchol_ENABLE_CUBLAS (BATCHOL_CUBLAS defined): the factorization's
 // trailing update as cuBLAS's dsyrk, and potrs with many right-hand sides as
-// two dtrsm calls.
+// two dtrsm (strsm) calls.
 //
 // Why: these are large dense products, where cuBLAS is faster than the
 // library's kernels. The update runs at 43.6-48.1 TFLOP/s on an H200
@@ -98,17 +98,30 @@ bool blas_update(cudaStream_t stream, double* M, std::int64_t ld, int r0, int nr
   return true;
 }
 
+namespace blas_detail {
+inline cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t fill,
+                           cublasOperation_t op, int m, int k, const double* one, const double* L,
+                           int ld, double* B, int ldb) {
+  return cublasDtrsm(h, side, fill, op, CUBLAS_DIAG_NON_UNIT, m, k, one, L, ld, B, ldb);
+}
+inline cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t fill,
+                           cublasOperation_t op, int m, int k, const float* one, const float* L,
+                           int ld, float* B, int ldb) {
+  return cublasStrsm(h, side, fill, op, CUBLAS_DIAG_NON_UNIT, m, k, one, L, ld, B, ldb);
+}
+}  // namespace blas_detail
+
 // Enqueues potrs's two solves, L Y = B then L^T X = Y, on `stream`: L the
 // lower triangle of one order-n matrix stored column-major (CM) or row-major
 // with leading dimension ld, B (n x nrhs) column-major (bcm) or row-major
 // with leading dimension ldb. false where it did not (as blas_update).
-template <bool CM>
-bool blas_solve(cudaStream_t stream, const double* L, std::int64_t ld, int n, double* B,
-                std::int64_t ldb, bool bcm, int nrhs) {
+template <bool CM, class T>
+bool blas_solve(cudaStream_t stream, const T* L, std::int64_t ld, int n, T* B, std::int64_t ldb,
+                bool bcm, int nrhs) {
   if (ld > INT_MAX || ldb > INT_MAX) return false;
   const blas_detail::On blas(stream);
   if (blas.h == nullptr) return false;
-  const double one = 1.0;
+  const T one = 1;
   // cuBLAS sees L (CM) or U = L^T (row-major), and B or, row-major, B^T: a
   // solve from the left with L becomes one from the right with L^T.
   const cublasFillMode_t fill = CM ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
@@ -118,9 +131,9 @@ bool blas_solve(cudaStream_t stream, const double* L, std::int64_t ld, int n, do
     // The operation with L first (L, or L^T from the right), then with L^T.
     const bool with_l = first == bcm;
     const cublasOperation_t op = with_l == CM ? CUBLAS_OP_N : CUBLAS_OP_T;
-    blas_detail::check_blas(cublasDtrsm(blas.h, side, fill, op, CUBLAS_DIAG_NON_UNIT, m, k, &one, L,
-                                        int(ld), B, int(ldb)),
-                            "cublasDtrsm");
+    blas_detail::check_blas(
+        blas_detail::trsm(blas.h, side, fill, op, m, k, &one, L, int(ld), B, int(ldb)),
+        "cublas<t>trsm");
   }
   return true;
 }
@@ -133,8 +146,8 @@ template <bool CM>
 bool blas_update(cudaStream_t, double*, std::int64_t, int, int, int, int) {
   return false;
 }
-template <bool CM>
-bool blas_solve(cudaStream_t, const double*, std::int64_t, int, double*, std::int64_t, bool, int) {
+template <bool CM, class T>
+bool blas_solve(cudaStream_t, const T*, std::int64_t, int, T*, std::int64_t, bool, int) {
   return false;
 }
 

@@ -12,7 +12,9 @@
 // same column (a pivot not positive, NaN or Inf); with fast_math a pivot
 // below FLT_MIN, which the float kernels flush, is reported as they report
 // it. The copy is a stream-ordered allocation of 8 n^2 bytes (potrf) or
-// 8 n (n + nrhs) bytes (potrs), freed in stream order.
+// 8 n (n + nrhs) bytes (potrs), freed in stream order. The solves with one
+// right-hand side read the float factor directly, and many go to cuBLAS's
+// float solves where the build has it (below).
 #ifndef BATCHOL_CUDA_LARGE_FLOAT_CUH
 #define BATCHOL_CUDA_LARGE_FLOAT_CUH
 
@@ -99,31 +101,36 @@ void potrf(const Problem<float>& p, std::int64_t ld, cudaStream_t stream) {
   check(cudaFreeAsync(w, stream), "large float: cudaFreeAsync");
 }
 
+// potrs: many right-hand sides by cuBLAS's strsm on the float factor as it
+// is (large_detail::blas_potrs), one by the flag-passing sweeps reading the
+// float factor into double (on a double copy of b); others by the double
+// solves on a double copy of the factor and of B.
 template <bool CM>
 void potrs(const Problem<float>& p, std::int64_t ld, cudaStream_t stream) {
+  using large_detail::When;
+  if (large_detail::blas_potrs(p, stream)) return;
   const int n = p.n, nrhs = p.nrhs;
-  const std::size_t lsize = std::size_t(n) * n, bsize = std::size_t(n) * nrhs;
+  const std::size_t lsize = nrhs == 1 ? 0 : std::size_t(n) * n, bsize = std::size_t(n) * nrhs;
   double* w = nullptr;
   check(cudaMallocAsync(reinterpret_cast<void**>(&w), sizeof(double) * (lsize + bsize), stream),
         "large float: cudaMallocAsync");
   double* wb = w + lsize;  // column-major n x nrhs
-  copy<float, double, CM>(p.a, ld, w, n, n, stream);
-  const unsigned blocks = unsigned(std::min<std::size_t>((bsize + 255) / 256, 65535));
-  large_detail::copy_rhs<<<blocks, 256, 0, stream>>>(p.b, p.b_rs, p.b_cs, wb, std::int64_t(1),
-                                                     std::int64_t(n), n, nrhs, nullptr);
-  check(cudaGetLastError(), "large float copy launch");
-  Problem<double> q = on_copy<CM>(p, w);
-  q.b = wb;
-  q.b_bs = std::int64_t(bsize);
-  q.b_rs = 1;
-  q.b_cs = n;
-  q.nrhs = nrhs;
-  large_potrs(q, stream);
-  // A skipped system's right-hand sides come back bit for bit (float to
-  // double and back is exact).
-  large_detail::copy_rhs<<<blocks, 256, 0, stream>>>(wb, std::int64_t(1), std::int64_t(n), p.b,
-                                                     p.b_rs, p.b_cs, n, nrhs, nullptr);
-  check(cudaGetLastError(), "large float copy launch");
+  large_detail::copy_rhs(p.b, p.b_rs, p.b_cs, wb, 1, n, n, nrhs, p.info, When::Always, stream);
+  if (nrhs == 1) {
+    large_potrs_one(p, wb, 1, stream);
+  } else {
+    copy<float, double, CM>(p.a, ld, w, n, n, stream);
+    Problem<double> q = on_copy<CM>(p, w);
+    q.b = wb;
+    q.b_bs = std::int64_t(bsize);
+    q.b_rs = 1;
+    q.b_cs = n;
+    q.nrhs = nrhs;
+    large_potrs(q, stream);
+  }
+  // A skipped system's right-hand sides are not touched.
+  large_detail::copy_rhs(static_cast<const double*>(wb), 1, n, p.b, p.b_rs, p.b_cs, n, nrhs, p.info,
+                         p.skip_failed ? When::Succeeded : When::Always, stream);
   check(cudaFreeAsync(w, stream), "large float: cudaFreeAsync");
 }
 

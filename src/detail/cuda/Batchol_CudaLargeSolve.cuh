@@ -120,57 +120,81 @@ void potrs(const Problem<double>& p, cudaStream_t stream) {
   for (int k = nb - 1; k > 0; --k) launch(&solve_kernel<false, CM>, k * NB, k);
 }
 
+// Whether copy_rhs copies: always, or only where the info it is given is
+// 0 (the factorization succeeded).
+enum class When { Always, Succeeded };
+
 // dst(r, q) = src(r, q) for the n x nrhs right-hand sides (element (r, q) at
-// r rs + q cs in each), converted to dst's scalar, where `when` is nullptr
-// or points to a nonzero info.
+// r rs + q cs in each), converted to dst's scalar, if `when` holds of *info.
+// A 32 x 32 tile per thread block of 32 x 8 threads, through shared memory,
+// so that the reads go along the source's unit stride and the writes along
+// the destination's, whichever they are.
 template <class From, class To>
 __global__ void __launch_bounds__(256)
-    copy_rhs(const From* src, std::int64_t s_rs, std::int64_t s_cs, To* dst, std::int64_t d_rs,
-             std::int64_t d_cs, int n, int nrhs, const int* when) {
-  if (when != nullptr && *when == 0) return;
-  const std::int64_t count = std::int64_t(n) * nrhs;
-  for (std::int64_t e = blockIdx.x * std::int64_t(256) + threadIdx.x; e < count;
-       e += std::int64_t(gridDim.x) * 256) {
-    const std::int64_t r = e % n, q = e / n;
-    dst[r * d_rs + q * d_cs] = To(src[r * s_rs + q * s_cs]);
+    copy_rhs_kernel(const From* src, std::int64_t s_rs, std::int64_t s_cs, To* dst,
+                    std::int64_t d_rs, std::int64_t d_cs, int n, int nrhs, const int* info,
+                    When when) {
+  if (when == When::Succeeded && *info != 0) return;
+  __shared__ To tile[32][33];  // tile[q][r]
+  const int r0 = blockIdx.x * 32, u = threadIdx.x;
+  const bool s_r = s_rs == 1, d_r = d_rs == 1;  // unit stride along r
+  for (int q0 = blockIdx.y * 32; q0 < nrhs; q0 += gridDim.y * 32) {
+    for (int v = threadIdx.y; v < 32; v += 8) {
+      const int r = s_r ? u : v, q = s_r ? v : u;
+      if (r0 + r < n && q0 + q < nrhs)
+        tile[q][r] = To(src[(r0 + r) * s_rs + std::int64_t(q0 + q) * s_cs]);
+    }
+    __syncthreads();
+    for (int v = threadIdx.y; v < 32; v += 8) {
+      const int r = d_r ? u : v, q = d_r ? v : u;
+      if (r0 + r < n && q0 + q < nrhs)
+        dst[(r0 + r) * d_rs + std::int64_t(q0 + q) * d_cs] = tile[q][r];
+    }
+    __syncthreads();
   }
 }
 
-// potrs through cuBLAS (blas_solve) where the build has it, p's right-hand
-// sides have a unit stride and they are many: false where it did not run.
-// From 192 right-hand sides stored column by column and 384 row by row:
-// there its two dtrsm calls are faster than the library's solves (H200,
-// n = 4096, standalone timing: 256 column by column 2.84 against 3.91 ms,
-// 128 the same; 512 row by row 3.51 against 4.62, 256 3.32 against 3.10;
-// 1000: 3.39 against 10.3 and 4.81 against 7.65). With p.skip_failed a copy
-// of B (a stream-ordered allocation) is put back after the solves when the
-// factorization failed, as the library's solves leave B (they read info).
-inline bool blas_potrs(const Problem<double>& p, cudaStream_t stream) {
-  const bool bcm = p.b_rs == 1, brm = p.b_cs == 1 && !bcm;
-  if (!has_blas || !(bcm || brm) || p.nrhs < (bcm ? 192 : 384)) return false;
-  const std::int64_t ldb = bcm ? p.b_cs : p.b_rs;
-  if (ldb < (bcm ? p.n : p.nrhs)) return false;
-  double* saved = nullptr;
-  const int grid = int(std::min<std::int64_t>(4096, (std::int64_t(p.n) * p.nrhs + 255) / 256));
-  auto copy = [&](const double* from, std::int64_t f_rs, std::int64_t f_cs, double* to,
-                  std::int64_t t_rs, std::int64_t t_cs, const int* when) {
-    copy_rhs<double, double>
-        <<<grid, 256, 0, stream>>>(from, f_rs, f_cs, to, t_rs, t_cs, p.n, p.nrhs, when);
-    check(cudaGetLastError(), "large solve copy launch");
+template <class From, class To>
+void copy_rhs(const From* src, std::int64_t s_rs, std::int64_t s_cs, To* dst, std::int64_t d_rs,
+              std::int64_t d_cs, int n, int nrhs, const int* info, When when, cudaStream_t stream) {
+  const dim3 grid(unsigned((n + 31) / 32), unsigned(std::min((nrhs + 31) / 32, 65535)));
+  copy_rhs_kernel<From, To>
+      <<<grid, dim3(32, 8), 0, stream>>>(src, s_rs, s_cs, dst, d_rs, d_cs, n, nrhs, info, when);
+  check(cudaGetLastError(), "large solve copy launch");
+}
+
+// potrs through cuBLAS (blas_solve) where the build has it and the
+// right-hand sides are many: false where it did not run. From 192 stored
+// column by column, 256 otherwise (H200, n = 4096: column by column 192
+// 2.64 against 3.13 ms for the library's solves, 128 the same; row by row
+// 256 2.78 against 3.08, 192 2.73 against 2.49; from n = 8192 192 wins
+// either way). Column-major B is solved in place where a failed
+// factorization may change it (no skip_failed); otherwise the solves run on
+// a column-major copy (a stream-ordered allocation, 3 % of the solves' time
+// at 1000 right-hand sides), copied back where the factorization succeeded
+// (always without skip_failed). Row-major B so takes the solves from the
+// left, faster than from the right (1000 right-hand sides: 3.31 against
+// 4.62 ms).
+template <class T>
+bool blas_potrs(const Problem<T>& p, cudaStream_t stream) {
+  if (!has_blas || p.nrhs < (p.b_rs == 1 ? 192 : 256)) return false;
+  const bool in_place = p.b_rs == 1 && p.b_cs >= p.n && !p.skip_failed;
+  const std::int64_t ld = large_ld(p);
+  const auto solve = [&](T* b, std::int64_t ldb) {
+    return large_column_major(p) ? blas_solve<true>(stream, p.a, ld, p.n, b, ldb, true, p.nrhs)
+                                 : blas_solve<false>(stream, p.a, ld, p.n, b, ldb, true, p.nrhs);
   };
-  if (p.skip_failed) {
-    check(cudaMallocAsync(reinterpret_cast<void**>(&saved),
-                          sizeof(double) * std::size_t(p.n) * std::size_t(p.nrhs), stream),
-          "large solve: cudaMallocAsync");
-    copy(p.b, p.b_rs, p.b_cs, saved, 1, p.n, nullptr);
-  }
-  const bool ran = large_column_major(p)
-                       ? blas_solve<true>(stream, p.a, large_ld(p), p.n, p.b, ldb, bcm, p.nrhs)
-                       : blas_solve<false>(stream, p.a, large_ld(p), p.n, p.b, ldb, bcm, p.nrhs);
-  if (saved != nullptr) {
-    if (ran) copy(saved, 1, p.n, p.b, p.b_rs, p.b_cs, p.info);
-    check(cudaFreeAsync(saved, stream), "large solve: cudaFreeAsync");
-  }
+  if (in_place) return solve(p.b, p.b_cs);
+  T* w = nullptr;  // column-major n x nrhs
+  check(cudaMallocAsync(reinterpret_cast<void**>(&w),
+                        sizeof(T) * std::size_t(p.n) * std::size_t(p.nrhs), stream),
+        "large solve: cudaMallocAsync");
+  copy_rhs(p.b, p.b_rs, p.b_cs, w, 1, p.n, p.n, p.nrhs, p.info, When::Always, stream);
+  const bool ran = solve(w, p.n);
+  if (ran)
+    copy_rhs(static_cast<const T*>(w), 1, p.n, p.b, p.b_rs, p.b_cs, p.n, p.nrhs, p.info,
+             p.skip_failed ? When::Succeeded : When::Always, stream);
+  check(cudaFreeAsync(w, stream), "large solve: cudaFreeAsync");
   return ran;
 }
 
@@ -184,7 +208,7 @@ inline void large_potrs(const Problem<double>& p, cudaStream_t stream) {
   if (p.n == 0 || p.nrhs == 0) return;
   if (large_detail::blas_potrs(p, stream)) return;
   if (p.nrhs == 1) {  // one launch per sweep, blocks passed on through flags
-    large_potrs_one(p, stream);
+    large_potrs_one(p, p.b, p.b_rs, stream);
     return;
   }
   if (large_column_major(p))

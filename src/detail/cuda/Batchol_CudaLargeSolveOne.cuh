@@ -5,14 +5,20 @@
 //
 // Thread blocks take their block in the order they start (a ticket from an
 // atomic counter), so a block only ever waits for blocks that are already
-// running: no deadlock whatever the number of blocks resident. Forward
-// (L y = b), block t reads its rows of L tile by tile, each tile before it
-// waits for the flag of the block it multiplies (gather), then one warp
-// solves the diagonal block (a shuffle per column), stores y_t, and releases
-// its flag. Backward (L^T x = y) goes from the last block up, reading the
-// rows of L below its block (the columns of L^T) the same way. The
-// right-hand side's solved values are read past L1 (__ldcg), after an
-// acquire of their flag.
+// running: no deadlock whatever the number of blocks resident. Each block
+// first inverts its diagonal block (a thread per column of the inverse),
+// while the blocks before it are still solving: the step that every later
+// block waits for is then a product with the inverse (two threads per row),
+// not a substitution of 64 dependent columns. Forward (L y = b), block t
+// reads its rows of L tile by tile, each tile before it waits for the flag
+// of the block it multiplies (gather), multiplies what remains by the
+// inverse, stores y_t, and releases its flag. Backward (L^T x = y) goes
+// from the last block up, reading the rows of L below its block (the
+// columns of L^T) the same way, with the inverse transposed. The right-hand
+// side's solved values are read past L1 (__ldcg), after an acquire of their
+// flag. Inverting a 64 x 64 block of a Cholesky factor and multiplying is
+// the diagonal step of cuBLAS's and MAGMA's triangular solves too; the
+// error bound grows with the block's condition number, not the matrix's.
 #ifndef BATCHOL_CUDA_LARGE_SOLVE_ONE_CUH
 #define BATCHOL_CUDA_LARGE_SOLVE_ONE_CUH
 
@@ -42,25 +48,79 @@ __device__ __forceinline__ void store_release(int* p, int v) {
 #endif
 }
 
-// Two consecutive elements of a row of L (W = 2: one 16-byte load).
+// Two consecutive elements of a row of L, in double (W = 2: one load of
+// both).
 template <int W>
 __device__ __forceinline__ double2 pair(const double* p) {
   if constexpr (W == 2) return *reinterpret_cast<const double2*>(p);
   return make_double2(p[0], p[1]);
 }
+template <int W>
+__device__ __forceinline__ double2 pair(const float* p) {
+  if constexpr (W == 2) {
+    const float2 v = *reinterpret_cast<const float2*>(p);
+    return make_double2(v.x, v.y);
+  }
+  return make_double2(p[0], p[1]);
+}
 
-// Stages the diagonal block of rows [r0, r0 + h) (lower part) and returns
-// after the barrier that makes it visible.
-template <bool CM>
-__device__ __forceinline__ void stage_diagonal(const double* L, std::int64_t ld, int r0, int h,
-                                               double* D, double* dinv) {
+// Shared memory of a sweep's thread block: the diagonal block, its inverse
+// (both with stride DS), the remaining right-hand side, the four warps'
+// partial sums and the pivots' reciprocals.
+inline constexpr std::size_t sweep_smem = (2 * NB * DS + NB + 4 * NB + NB) * sizeof(double);
+
+// Stages the diagonal block D of rows [r0, r0 + h) (lower part) and
+// computes its inverse into Inv (lower, zero above the diagonal and from row
+// or column h): thread j < h solves D z = e_j row by row into column j of
+// Inv, which no other thread reads or writes until the barrier this returns
+// after.
+template <bool CM, class TL>
+__device__ __forceinline__ void stage_inverse(const TL* L, std::int64_t ld, int r0, int h,
+                                              double* D, double* Inv, double* dinv) {
   for (int e = threadIdx.x; e < NB * NB; e += 128) {
     int i, j;
     large_detail::tile_element<CM>(e, i, j);
-    D[i * DS + j] = i < h && j <= i ? L[large_detail::at<CM>(ld, r0 + i, r0 + j)] : 0.0;
+    D[i * DS + j] = i < h && j <= i ? double(L[large_detail::at<CM>(ld, r0 + i, r0 + j)]) : 0.0;
+    Inv[i * DS + j] = 0.0;
   }
   __syncthreads();
-  if (threadIdx.x < NB) dinv[threadIdx.x] = 1.0 / D[threadIdx.x * DS + threadIdx.x];
+  if (threadIdx.x < h) dinv[threadIdx.x] = 1.0 / D[threadIdx.x * DS + threadIdx.x];
+  __syncthreads();
+  const int j = threadIdx.x;
+  if (j < h) {
+    Inv[j * DS + j] = dinv[j];
+    for (int i = j + 1; i < h; ++i) {
+      double s0 = 0.0, s1 = 0.0;  // two chains of dependent additions
+      int k = j;
+      for (; k + 1 < i; k += 2) {
+        s0 += D[i * DS + k] * Inv[k * DS + j];
+        s1 += D[i * DS + k + 1] * Inv[(k + 1) * DS + j];
+      }
+      if (k < i) s0 += D[i * DS + k] * Inv[k * DS + j];
+      Inv[i * DS + j] = -(s0 + s1) * dinv[i];
+    }
+  }
+  __syncthreads();
+}
+
+// x(i) = sum_k Inv(i, k) rest(k) over k <= i (Forward), or sum_k Inv(k, i)
+// rest(k) over k >= i (Inv^T): two threads per row i = threadIdx.x / 2, each
+// over half of the columns, both returning the sum. Only the nonzero part of
+// Inv is read, so that a NaN or Inf in rest reaches only the rows that
+// depend on it.
+template <bool Forward>
+__device__ __forceinline__ double apply_inverse(const double* Inv, const double* rest) {
+  const int i = threadIdx.x / 2, k0 = (threadIdx.x % 2) * (NB / 2);
+  double s0 = 0.0, s1 = 0.0;
+#pragma unroll
+  for (int m = 0; m < NB / 2; m += 2) {
+    const int k = k0 + m;
+    if (Forward ? k <= i : k >= i) s0 += Inv[Forward ? i * DS + k : k * DS + i] * rest[k];
+    if (Forward ? k + 1 <= i : k + 1 >= i)
+      s1 += Inv[Forward ? i * DS + k + 1 : (k + 1) * DS + i] * rest[k + 1];
+  }
+  const double x = s0 + s1;
+  return x + __shfl_xor_sync(0xffffffffu, x, 1);
 }
 
 // rest[r] = b(r0 + r) - sum_jb sum_k T(r, k) x(64 jb + k) for r < h (0
@@ -72,8 +132,8 @@ __device__ __forceinline__ void stage_diagonal(const double* L, std::int64_t ld,
 // consecutive k, the sums reduced across the lanes at the end; along r each
 // lane takes two consecutive rows and a warp 16 k, the four warps' sums added
 // at the end. Returns after the barrier that makes rest visible.
-template <bool Forward, bool CM, int W>
-__device__ __forceinline__ void gather(const double* L, std::int64_t ld, int n, const double* b,
+template <bool Forward, bool CM, int W, class TL>
+__device__ __forceinline__ void gather(const TL* L, std::int64_t ld, int n, const double* b,
                                        std::int64_t bs, const int* flags, int r0, int h,
                                        double* rest, double (*part)[NB]) {
   constexpr bool along_k = Forward != CM;
@@ -139,83 +199,81 @@ __device__ __forceinline__ void gather(const double* L, std::int64_t ld, int n, 
   __syncthreads();
 }
 
-// Warp 0 publishes the block's solution: every lane's stores, a fence by
-// each, then the release of the flag.
-__device__ __forceinline__ void publish(double* b, std::int64_t bs, int r0, int h, double x0,
-                                        double x1, int* flag) {
-  const int lane = threadIdx.x % 32;
-  if (lane < h) b[(r0 + lane) * bs] = x0;
-  if (lane + 32 < h) b[(r0 + lane + 32) * bs] = x1;
+// The block publishes its solution x (row threadIdx.x / 2): the stores,
+// a fence by each thread, a barrier, then the release of the flag.
+__device__ __forceinline__ void publish(double* b, std::int64_t bs, int r0, int h, double x,
+                                        int* flag) {
+  const int i = threadIdx.x / 2;
+  if (threadIdx.x % 2 == 0 && i < h) b[(r0 + i) * bs] = x;
   __threadfence();
-  __syncwarp();
-  if (lane == 0) store_release(flag, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) store_release(flag, 1);
 }
 
-template <int W, bool CM>
+// The shared memory of a sweep (sweep_smem).
+struct Sweep {
+  double *D, *Inv, *rest, (*part)[NB], *dinv;
+  __device__ explicit Sweep(double* sm)
+      : D(sm),
+        Inv(D + NB * DS),
+        rest(Inv + NB * DS),
+        part(reinterpret_cast<double (*)[NB]>(rest + NB)),
+        dinv(rest + 5 * NB) {}
+};
+
+template <int W, bool CM, class TL>
 __global__ void __launch_bounds__(128)
-    forward_one(const double* L, std::int64_t ld, int n, double* b, std::int64_t bs, int* flags,
+    forward_one(const TL* L, std::int64_t ld, int n, double* b, std::int64_t bs, int* flags,
                 int* ticket, const int* skip) {
   __shared__ int tk;
-  __shared__ double D[NB * DS], rest[NB], part[4][NB], dinv[NB];
+  extern __shared__ __align__(16) double sm[];
+  const Sweep w(sm);
   if (skip != nullptr && *skip != 0) return;  // posv: a failed factorization
   if (threadIdx.x == 0) tk = atomicAdd(ticket, 1);
   __syncthreads();
   const int t = tk, r0 = t * NB, h = min(NB, n - r0);
-  stage_diagonal<CM>(L, ld, r0, h, D, dinv);
-  gather<true, CM, W>(L, ld, n, b, bs, flags, r0, h, rest, part);
-  const int lane = threadIdx.x % 32;
-  if (threadIdx.x >= 32) return;
-  double x0 = rest[lane], x1 = rest[lane + 32];
-  for (int j = 0; j < h; ++j) {
-    const double xj = __shfl_sync(0xffffffffu, j < 32 ? x0 : x1, j % 32) * dinv[j];
-    if (lane == j) x0 = xj;
-    if (lane + 32 == j) x1 = xj;
-    if (lane > j) x0 -= D[lane * DS + j] * xj;
-    if (lane + 32 > j) x1 -= D[(lane + 32) * DS + j] * xj;
-  }
-  publish(b, bs, r0, h, x0, x1, flags + t);
+  stage_inverse<CM>(L, ld, r0, h, w.D, w.Inv, w.dinv);
+  gather<true, CM, W>(L, ld, n, b, bs, flags, r0, h, w.rest, w.part);
+  publish(b, bs, r0, h, apply_inverse<true>(w.Inv, w.rest), flags + t);
 }
 
-template <int W, bool CM>
+template <int W, bool CM, class TL>
 __global__ void __launch_bounds__(128)
-    backward_one(const double* L, std::int64_t ld, int n, double* b, std::int64_t bs, int* flags,
+    backward_one(const TL* L, std::int64_t ld, int n, double* b, std::int64_t bs, int* flags,
                  int* ticket, const int* skip) {
   __shared__ int tk;
-  __shared__ double D[NB * DS], rest[NB], part[4][NB], dinv[NB];
+  extern __shared__ __align__(16) double sm[];
+  const Sweep w(sm);
   if (skip != nullptr && *skip != 0) return;
   if (threadIdx.x == 0) tk = atomicAdd(ticket, 1);
   __syncthreads();
   const int nb = (n + NB - 1) / NB, tb = nb - 1 - tk, r0 = tb * NB, h = min(NB, n - r0);
-  stage_diagonal<CM>(L, ld, r0, h, D, dinv);
-  gather<false, CM, W>(L, ld, n, b, bs, flags, r0, h, rest, part);
-  const int lane = threadIdx.x % 32;
-  if (threadIdx.x >= 32) return;
-  double x0 = rest[lane], x1 = rest[lane + 32];
-  for (int j = h - 1; j >= 0; --j) {
-    const double xj = __shfl_sync(0xffffffffu, j < 32 ? x0 : x1, j % 32) * dinv[j];
-    if (lane == j) x0 = xj;
-    if (lane + 32 == j) x1 = xj;
-    if (lane < j) x0 -= D[j * DS + lane] * xj;
-    if (lane + 32 < j) x1 -= D[j * DS + lane + 32] * xj;
-  }
-  publish(b, bs, r0, h, x0, x1, flags + tb);
+  stage_inverse<CM>(L, ld, r0, h, w.D, w.Inv, w.dinv);
+  gather<false, CM, W>(L, ld, n, b, bs, flags, r0, h, w.rest, w.part);
+  publish(b, bs, r0, h, apply_inverse<false>(w.Inv, w.rest), flags + tb);
 }
 
-template <int W, bool CM>
-void sweeps(const Problem<double>& p, std::int64_t ld, int* flags, const int* skip,
-            cudaStream_t stream) {
-  const int nb = (p.n + NB - 1) / NB;
-  forward_one<W, CM>
-      <<<nb, 128, 0, stream>>>(p.a, ld, p.n, p.b, p.b_rs, flags, flags + 2 * nb, skip);
-  backward_one<W, CM>
-      <<<nb, 128, 0, stream>>>(p.a, ld, p.n, p.b, p.b_rs, flags + nb, flags + 2 * nb + 1, skip);
+template <int W, bool CM, class TL>
+void sweeps(const TL* L, std::int64_t ld, int n, double* b, std::int64_t bs, int* flags,
+            const int* skip, cudaStream_t stream) {
+  const int nb = (n + NB - 1) / NB;
+  allow_shared(&forward_one<W, CM, TL>, sweep_smem, "large solve shared memory");
+  allow_shared(&backward_one<W, CM, TL>, sweep_smem, "large solve shared memory");
+  forward_one<W, CM, TL>
+      <<<nb, 128, sweep_smem, stream>>>(L, ld, n, b, bs, flags, flags + 2 * nb, skip);
+  backward_one<W, CM, TL>
+      <<<nb, 128, sweep_smem, stream>>>(L, ld, n, b, bs, flags + nb, flags + 2 * nb + 1, skip);
 }
 
 }  // namespace large_one_detail
 
-// potrs of the single matrix of p with one right-hand side (p.nrhs == 1;
-// otherwise as large_potrs) on `stream`.
-inline void large_potrs_one(const Problem<double>& p, cudaStream_t stream) {
+// potrs of the single matrix of p with one right-hand side, b (double, at
+// stride bs; p's own for a double matrix, a copy for a float one, whose
+// factor is read as it is and converted in registers) on `stream`; with
+// p.skip_failed, nothing when the matrix's info is not 0 (read on the
+// device).
+template <class TL>
+void large_potrs_one(const Problem<TL>& p, double* b, std::int64_t bs, cudaStream_t stream) {
   using namespace large_one_detail;
   const int n = p.n, nb = (n + NB - 1) / NB;
   // Flags of both sweeps, then their two tickets: a stream-ordered scratch.
@@ -226,17 +284,17 @@ inline void large_potrs_one(const Problem<double>& p, cudaStream_t stream) {
   check(cudaMemsetAsync(flags, 0, sizeof(int) * words, stream), "large solve: cudaMemsetAsync");
   const int* skip = p.skip_failed ? p.info : nullptr;
   const std::int64_t ld = large_ld(p);
-  const bool vec = ld % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.a) % 16 == 0;
+  const bool vec = ld % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.a) % (2 * sizeof(TL)) == 0;
   if (large_column_major(p)) {
     if (vec)
-      sweeps<2, true>(p, ld, flags, skip, stream);
+      sweeps<2, true>(p.a, ld, n, b, bs, flags, skip, stream);
     else
-      sweeps<1, true>(p, ld, flags, skip, stream);
+      sweeps<1, true>(p.a, ld, n, b, bs, flags, skip, stream);
   } else {
     if (vec)
-      sweeps<2, false>(p, ld, flags, skip, stream);
+      sweeps<2, false>(p.a, ld, n, b, bs, flags, skip, stream);
     else
-      sweeps<1, false>(p, ld, flags, skip, stream);
+      sweeps<1, false>(p.a, ld, n, b, bs, flags, skip, stream);
   }
   check(cudaGetLastError(), "large solve launch");
   check(cudaFreeAsync(flags, stream), "large solve: cudaFreeAsync");
