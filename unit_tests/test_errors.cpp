@@ -326,6 +326,16 @@ TEST(Profiling, RegionNamesTheRoutineAndThePath) {
     const std::vector<std::string> all(4, runs);
     expect_regions(4, path, all);
     expect_regions(0, path, runs == "Cuda" ? std::vector<std::string>(4, "Generic") : all);
+    if (runs == "Host") {  // one or two large matrices: Blocked (blocked::preferred_on_host)
+      Batch3<double, Kokkos::LayoutRight> A("A", 1, 512, 512);
+      InfoView info = make_info(1, -99);
+      RegionRecorder::names().clear();
+      batchol::potrf(Exec(), A, info, options(Uplo::Lower, path));
+      Exec().fence();
+      EXPECT_EQ(RegionRecorder::names(),
+                std::vector<std::string>{path == batchol::Path::Auto ? "batchol::potrf[Blocked]"
+                                                                     : "batchol::potrf[Host]"});
+    }
     if (runs == "Cuda") {
       expect_regions(200, path,
                      std::vector<std::string>(4, 200 <= BATCHOL_CUDA_MAX_N ? "Cuda" : "Blocked"));

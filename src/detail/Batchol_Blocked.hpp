@@ -329,6 +329,20 @@ bool preferred(const Problem<T>& pr) {
   return !interleaved || pr.n >= (sizeof(T) == sizeof(double) ? 160 : 384);
 }
 
+// Whether Auto takes the Blocked path instead of the Host path on a host
+// backend: one or two matrices from n = 512. The Host path holds a pack of
+// matrices in the SIMD lanes (8 double, 16 float with AVX-512), so a lone
+// matrix costs it a whole pack, while the Blocked path spreads each matrix
+// over its teams. Measured on a 2-core Xeon (AVX-512, one thread), Host's
+// time ÷ Blocked's at n = 512 / 1024: potrf of one matrix 2.0-3.2 /
+// 2.3-2.5, of four 0.4 / 0.9-1.4; potrs with one right-hand side, one
+// matrix 1.8-2.5 / 8.0-9.7, four 1.2-1.5 / 2.6-3.6; at n = 256 the Host
+// path's potrf is the faster from one matrix on.
+template <class T>
+bool preferred_on_host(const Problem<T>& pr) {
+  return pr.batch <= 2 && pr.n >= 512;
+}
+
 // The Blocked path's entry: operation OP on every matrix of pr, on exec.
 template <Op OP, class ExecSpace, class T>
 void run(const ExecSpace& exec, const Problem<T>& pr) {

@@ -9,7 +9,9 @@
 //      potrs and posv of one large matrix and potrf of a batch of large
 //      double matrices (cuda::serves; posv of such a batch factors on the
 //      Cuda path and solves on Blocked), n == 0 to Generic, and potri
-//      outside the Cuda kernel's orders to Generic;
+//      outside the Cuda kernel's orders to Generic; on a host backend,
+//      one or two matrices from n = 512 from Host to Blocked
+//      (blocked::preferred_on_host);
 //      A potrf or posv with a logdet output (Problem::out) gets it from the
 //      Cuda path's kernels, elsewhere from logdet run after the path; an
 //      out-of-place potrf (Problem::src) reads its input in the Cuda path's
@@ -140,6 +142,9 @@ void run_real(const char* routine, const ExecSpace& exec, const Problem<T>& pr,
   }
   if (path == Path::Cuda && !cuda_serves<OP>(pr))
     path = specialized(OP) && pr.n > 0 && blocked::preferred(pr) ? Path::Blocked : Path::Generic;
+  if (path == Path::Host && opts.path == Path::Auto && specialized(OP) &&
+      blocked::preferred_on_host(pr))
+    path = Path::Blocked;
   const ScopedRegion region(region_name(OP, path));
   if (pr.batch == 0) return;
   // Only the Cuda path's table kernels read an out-of-place potrf's input
