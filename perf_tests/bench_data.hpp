@@ -108,8 +108,9 @@ struct FactorColumn {
     const std::int64_t rows = n - j - 1, b = e / rows, i = j + 1 + e % rows;
     T v = A(b, i, j);
     for (std::int64_t k = 0; k < j; ++k) v -= A(b, i, k) * A(b, j, k);
-    A(b, i, j) = v / A(b, j, j);
-    A(b, j, i) = v / A(b, j, j);
+    const T l = v / A(b, j, j);
+    A(b, i, j) = l;
+    A(b, j, i) = l;
   }
 };
 
@@ -198,8 +199,8 @@ struct DataSet {
     if (c.starts_from_factor()) {
       d.F0 =
           Mat3<T, Layout>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "F0"), c.batch, c.n, c.n);
-      Kokkos::deep_copy(exec, d.F0, d.A0);
       if (c.n <= 128) {
+        Kokkos::deep_copy(exec, d.F0, d.A0);
         Kokkos::parallel_for("bench::factor", range, FactorMirrored<T, Layout>{d.F0, c.n});
       } else {
         // On a LayoutLeft copy: a column step's threads read consecutive rows.

@@ -11,8 +11,8 @@
 // spaces take the Generic path (Batchol_HostPath.hpp).
 // BATCHOL_CUBLAS (defined or not): on the Cuda path, one large matrix's
 // trailing update runs as cuBLAS's dsyrk and its solves with many
-// right-hand sides as dtrsm (cuda/Batchol_CudaBlas.cuh); the build links
-// cuBLAS.
+// right-hand sides as dtrsm or strsm (cuda/Batchol_CudaBlas.cuh); the build
+// links cuBLAS.
 // BATCHOL_CUDA_MAX_N: the largest order the Cuda kernel tables instantiate
 // kernels for; larger orders take the Blocked path (Batchol_Dispatch.hpp).
 #ifndef BATCHOL_BUILD_OPTIONS_HPP
