@@ -1,10 +1,13 @@
 // batchol::potrs on random SPD batches: residuals and LAPACK agreement for 1,
-// 2 and 7 right-hand sides (rank-2 and rank-3 B), and with a factor written
-// with write_transposed.
+// 2 and 7 right-hand sides (rank-2 and rank-3 B), for 8 and 19 at small
+// orders, and with a factor written with write_transposed.
 #include "support/spd_batch.hpp"
 
 #include <gtest/gtest.h>
 #include <Batchol.hpp>
+
+#include <initializer_list>
+#include <map>
 
 namespace batchol_test {
 namespace {
@@ -76,10 +79,10 @@ TYPED_TEST(Solve, PotrsMatchesLapackAtEverySize) {
     }
 }
 
-// potrs with 1 and 3 right-hand sides at order n on every path, against the
-// systems and the paths against each other.
+// potrs with each count of right-hand sides in `counts` at order n on every
+// path, against the systems and the paths against each other.
 template <class C>
-void expect_potrs_matches(int n, int batch) {
+void expect_potrs_matches(int n, int batch, std::initializer_list<int> counts = {1, 3}) {
   using T = typename C::scalar;
   using L = typename C::layout;
   const SpdBatch s = make_spd_batch<T>(n, batch);
@@ -88,7 +91,7 @@ void expect_potrs_matches(int n, int batch) {
     SCOPED_TRACE(case_name(n, batch, path));
     const batchol::Options opts = options(C::uplo, path);
     const AView<C> A = factored<C>(s, opts);
-    for (int nrhs : {1, 3}) {
+    for (int nrhs : counts) {
       SCOPED_TRACE("nrhs = " + std::to_string(nrhs));
       const auto rhs = make_rhs<T>(n, nrhs, batch);
       const auto x = potrs_with<Batch3<T, L>>(A, rhs, nrhs, opts);
@@ -109,6 +112,17 @@ void expect_potrs_matches(int n, int batch) {
 TYPED_TEST(Solve, PotrsAcrossWarps) {
   for (int n : {20, 33, 57, 100, 128}) {
     expect_potrs_matches<TypeParam>(n, 70);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// More right-hand sides than the Cuda path's column solve has lanes per
+// system (8: each lane then solves several, the last group partial), at
+// orders of its rows and between them, in batches that end in a partial warp
+// (four systems per warp).
+TYPED_TEST(Solve, PotrsManyRightHandSides) {
+  for (int n : {1, 3, 8, 17, 32}) {
+    expect_potrs_matches<TypeParam>(n, 37, {8, 19});
     if (::testing::Test::HasFailure()) return;
   }
 }

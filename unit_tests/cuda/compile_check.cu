@@ -4,7 +4,7 @@
 // kernel with a thread per matrix and each group width, for every operation;
 // the tile kernel with 4x4 and 8x8 threads per matrix and the panel kernel,
 // potrf and posv; the strided warp solve, the staged solve (element and bulk
-// copies) and the lane solve; the table lookup on a factorization table's
+// copies), the lane solve and the column solve; the table lookup on a factorization table's
 // five kinds of row (posv inside the tile kernel from shared memory and from
 // registers, and split) and a solve table's five; potrs through every row of
 // the solve tables, both precisions; the large-matrix factorization;
@@ -70,6 +70,7 @@ void shapes(const Problem<T>& p, cudaStream_t s) {
     batchol::cuda::launch_staged_solve<T, 1, OP>(p, s, 4, true);
     batchol::cuda::launch_lane_solve<T, 1, 8, 1, 16, OP>(p, s);
     batchol::cuda::launch_lane_solve<T, 2, 8, 8, 1, OP>(p, s);
+    batchol::cuda::launch_column_solve<T, 5, 4, OP>(p, s);
     // Every row of the solve tables for potrs, through the Cuda path's entry
     // (what a split posv runs after its factorization).
     if constexpr (OP == Op::Potrs) batchol::cuda::run<OP>(p, s);

@@ -8,6 +8,7 @@
 #ifndef BATCHOL_CUDA_ROWS_CUH
 #define BATCHOL_CUDA_ROWS_CUH
 
+#include "Batchol_CudaColumnSolve.cuh"
 #include "Batchol_CudaGroupKernel.cuh"
 #include "Batchol_CudaLaneSolve.cuh"
 #include "Batchol_CudaPanelKernel.cuh"
@@ -22,7 +23,7 @@
 
 namespace batchol::cuda {
 
-enum class Kernel { Group, Tile, Panel, Strided, Staged, StagedBulk, Lane };
+enum class Kernel { Group, Tile, Panel, Strided, Staged, StagedBulk, Lane, Columns };
 
 // How posv solves after the tile or panel kernel (a row's choice): inside
 // the tile kernel, on a packed copy of the factor in shared memory (Shared),
@@ -51,7 +52,10 @@ enum class PosvSolve { Shared, Split, Registers };
 // where they are aligned for it, and runs as Staged where not; and the lane
 // solve: `lanes` lanes per system, `nr` right-hand sides per lane, blocks of
 // `nb` rows, `minb` blocks per SM at least (Batchol_CudaLaneSolve.cuh; np
-// is only the largest order, the kernel pads nothing).
+// is only the largest order, the kernel pads nothing); and the column solve
+// (potrs with several right-hand sides): a thread per right-hand side,
+// `lanes` lanes per system, the factor padded to np in shared memory
+// (Batchol_CudaColumnSolve.cuh).
 struct FactorEntry {
   int n_hi;
   Kernel kernel;
@@ -92,6 +96,7 @@ constexpr bool valid_table(const Rows& t, int top, int from = 0) {
     if (e.kernel == Kernel::Lane &&
         (e.nr < 1 || e.nb % e.lanes != 0 || 32 % e.lanes != 0 || e.minb < 1))
       return false;
+    if (e.kernel == Kernel::Columns && 32 % e.lanes != 0) return false;
     lo = e.n_hi;
   }
   return rows > 0 && lo == top;
@@ -134,6 +139,9 @@ Launch try_row(const Problem<T>& p, cudaStream_t s) {
     } else if constexpr (e.kernel == Kernel::Lane) {
       static_assert(!factors(OP), "lane rows: solves only");
       launch_lane_solve<T, e.nr, e.nb, e.lanes, e.minb, OP>(p, s);
+    } else if constexpr (e.kernel == Kernel::Columns) {
+      static_assert(!factors(OP), "column rows: solves only");
+      launch_column_solve<T, e.np, e.lanes, OP>(p, s);
     } else {
       static_assert(factors(OP), "tile and panel rows: factor");
       // A split posv: this row's potrf; the caller then solves.
