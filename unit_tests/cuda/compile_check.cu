@@ -4,9 +4,9 @@
 // kernel with a thread per matrix and each group width, for every operation;
 // the tile kernel with 4x4 and 8x8 threads per matrix and the panel kernel,
 // potrf and posv; the strided warp solve, the staged solve (element and bulk
-// copies), the lane solve and the column solve; the table lookup on a factorization table's
-// five kinds of row (posv inside the tile kernel from shared memory and from
-// registers, and split) and a solve table's five; potrs through every row of
+// copies), the lane solve and the column solve; the table lookup on a
+// factorization table's five kinds of row (posv inside the tile kernel from
+// shared memory and from registers, and split) and a solve table's five; potrs through every row of
 // the solve tables, both precisions; the large-matrix factorization;
 // potri's kernel; and posv_mixed's two kernels (a thread per system at each
 // order up to 8, a thread per row). That compiles in a minute or two. The

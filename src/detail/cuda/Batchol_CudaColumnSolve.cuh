@@ -17,9 +17,10 @@
 //
 // The factor's lower triangle is copied by the whole warp into a packed
 // triangle (row r from r (r + 1) / 2), along L's contiguous direction, by
-// asynchronous copies, and each diagonal element replaced by its reciprocal (the substitutions
-// multiply by it, as the other solve kernels do) and the rows from n to NP
-// zero. Every warp works on its own systems: no block barrier.
+// asynchronous copies; each diagonal element is then replaced by its
+// reciprocal (the substitutions multiply by it, as the other solve kernels
+// do), and the rows from n to NP are zero. Every warp works on its own
+// systems: no block barrier.
 #ifndef BATCHOL_CUDA_COLUMN_SOLVE_CUH
 #define BATCHOL_CUDA_COLUMN_SOLVE_CUH
 
@@ -65,6 +66,7 @@ __device__ __forceinline__ void stage(const Problem<T>& p, std::int64_t s0, int 
 #pragma unroll
     for (int e0 = 0; e0 < S * NP; e0 += 32) {
       const int e = e0 + lane;
+      // e0 < S len is known at compile time: it drops the empty iterations.
       if (e0 < S * len && e < S * len) {
         const int k = e / len, i = e - k * len;
         const int r = BY_COLS ? j + i : j, c = BY_COLS ? j : i;
