@@ -237,16 +237,18 @@ void posv_mixed(const ExecSpace& exec, const AView& A, const BView& B, const Inf
 
 // potrf with shift-and-retry ("jitter"): L receives the Cholesky factors of
 // the matrices of A, which is only read. A matrix whose factorization fails is
-// factored again from A as A + delta I, delta growing by `policy`, on the
-// Generic path. shift(i) = 0 for a matrix factored as it is (its factor is
-// bit for bit potrf's of a copy of A on opts.path), the delta that
-// succeeded, or -1 when every try failed (info(i) then is the last try's; a
-// NaN is never rescued). Only L's triangle (opts.uplo) is written, and with
+// factored again from A as A + delta I, delta growing by `policy`: inside the
+// factorization's kernel where the Cuda path's group or tile kernel serves
+// the order and L has A's layout (most orders up to 128), elsewhere on the
+// Generic path, in a launch after it. shift(i) = 0 for a matrix factored as
+// it is (its factor is bit for bit potrf's of a copy of A on opts.path), the
+// delta that succeeded, or -1 when every try failed (info(i) then is the last
+// try's, and L holds what potrf leaves of that try's A + delta I; a NaN is
+// never rescued). Only L's triangle (opts.uplo) is written, and with
 // write_transposed the other one of the matrices that succeed. A and L have
-// the same extents, any layouts, and do not alias; where their layouts
-// agree the factorization reads A directly (no copy of A first). Complex
-// matrices: the shifts are real, added to the diagonal, and scaled by its
-// real part.
+// the same extents, any layouts, and do not alias; where their layouts agree
+// the factorization reads A directly (no copy of A first). Complex matrices:
+// the shifts are real, added to the diagonal, and scaled by its real part.
 template <class ExecSpace, class AView, class LView, class InfoView, class ShiftView>
 void potrf_shifted(const ExecSpace& exec, const AView& A, const LView& L, const InfoView& info,
                    const ShiftView& shift, const Shift& policy = Shift{},
@@ -284,6 +286,17 @@ void potrf_shifted(const ExecSpace& exec, const AView& A, const LView& L, const 
     factor.src = original.a;
   else
     detail::copy_lower(exec, original.a, original.a_bs, original.a_rs, original.a_cs, factor);
+  // Where the factorization kernel retries the failures itself, it also
+  // writes the shifts; elsewhere a launch of its own does both.
+  if (detail::retries_in_kernel<ExecSpace>(routine, factor, opts)) {
+    factor.shift = shift.data();
+    factor.shift_s = static_cast<std::ptrdiff_t>(shift.stride(0));
+    factor.shift_start = policy.start;
+    factor.shift_growth = policy.growth;
+    factor.shift_tries = policy.tries;
+    detail::run<Op::Potrf>(routine, exec, factor, opts);
+    return;
+  }
   detail::run<Op::Potrf>(routine, exec, factor, opts);
   factor.src = nullptr;
   factor.out = shift.data();

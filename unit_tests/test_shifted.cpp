@@ -3,7 +3,8 @@
 // that works (checked against LAPACK on A + delta I); a NaN is never rescued;
 // A is never written, nor L's other triangle (unless mirrored), in batches of
 // one or of several retry chunks, with L in A's layout (read in place) or
-// the other (copied first); bad arguments throw.
+// the other (copied first); a matrix no try rescues keeps the last try's
+// leading columns; bad arguments throw.
 #include "support/defects.hpp"
 #include "support/lapack.hpp"
 #include "support/random.hpp"
@@ -263,6 +264,72 @@ TYPED_TEST(Shifted, NoTriesReportsPotrfsInfo) {
   auto hs = snapshot(shift);
   EXPECT_EQ(hs(1), T(-1));
   EXPECT_EQ(hs(0), T(0));
+}
+
+// Every try fails (a negative diagonal element): info is the last try's,
+// as LAPACK reports it for A + delta I with that try's delta, the shift -1,
+// and L's columns before the failing one hold that try's factor (the rest
+// holds intermediate values, as potrf leaves them); the good matrices beside
+// it keep potrf's result. Orders of each kind of kernel: on the Cuda path
+// the group and tile kernels retry themselves, the panel kernel's rows (72
+// in double on LayoutLeft) in a launch after it.
+TYPED_TEST(Shifted, EveryTryFailsLeavesTheLastTry) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  using L = typename C::layout;
+  for (int n : {6, 13, 40, 72}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    Rng rng(seed_of(n, 3, 0x5f5));
+    std::vector<Matrix> mats;
+    for (int b = 0; b < 5; ++b) mats.push_back(rounded<T>(random_spd(n, 10.0, rng)));
+    const Matrix spd = mats[2];
+    mats[2](n / 2, n / 2) = -1.0;  // fails at column n / 2 + 1, small shifts or not
+    std::vector<Matrix> images;
+    for (const Matrix& m : mats) images.push_back(image_of(m, C::uplo, kPoison));
+    Batch3<T, L> A("A", 5, n, n), F("F", 5, n, n);
+    upload(A, images);
+    Kokkos::deep_copy(F, T(kUnwritten));
+    InfoView info = make_info(5, -99);
+    Kokkos::View<T*, Exec> shift("shift", 5);
+    batchol::Shift policy;
+    policy.start = 1e-4;
+    policy.growth = 10;
+    policy.tries = 2;
+    batchol::Options opts;
+    opts.uplo = C::uplo;
+    batchol::potrf_shifted(Exec(), A, F, info, shift, policy, opts);
+    // The last try's delta, computed as the retries do (in T).
+    T scale = T(0);
+    for (int j = 0; j < n; ++j) scale = std::max(scale, T(std::abs(mats[2](j, j))));
+    const T delta = T(policy.start) * scale * T(policy.growth);
+    Matrix last = mats[2], whole = spd, partial, ref;
+    for (int j = 0; j < n; ++j) {
+      last(j, j) = double(T(mats[2](j, j)) + delta);
+      whole(j, j) = double(T(spd(j, j)) + delta);
+    }
+    const int expected = lapack_potrf<T>(last, partial);
+    ASSERT_EQ(expected, n / 2 + 1) << "the test matrix does not fail where meant";
+    // The columns before the failing one depend on those of the input only:
+    // they are those of the SPD matrix it was made from, shifted alike.
+    // (LAPACK's blocked potrf leaves the rows below its first block
+    // unfinished when it fails inside it.)
+    ASSERT_EQ(lapack_potrf<T>(whole, ref), 0);
+    const std::vector<int> in = download_info(info);
+    auto hs = snapshot(shift);
+    EXPECT_EQ(in[2], expected);
+    EXPECT_EQ(hs(2), T(-1));
+    const Matrix image = get(snapshot(F), 2);
+    EXPECT_TRUE(other_triangle_is(image, C::uplo, kUnwritten)) << "L's other triangle written";
+    const Matrix l = lower_of(image, C::uplo);
+    for (int c = 0; c + 1 < expected; ++c)
+      for (int r = c; r < n; ++r)
+        EXPECT_NEAR(l(r, c), ref(r, c), backward_tol<T>(n) * (1 + std::abs(ref(r, c))))
+            << "L(" << r << ", " << c << ")";
+    for (int b : {0, 1, 3, 4}) {
+      EXPECT_EQ(in[b], 0) << "matrix " << b;
+      EXPECT_EQ(hs(b), T(0)) << "matrix " << b;
+    }
+  }
 }
 
 // With fast_math a pivot below the smallest normal number makes the Cuda

@@ -47,6 +47,13 @@ template <Op OP, class T>
 bool cuda_takes_source(const Problem<T>& pr) {
   return OP == Op::Potrf && cuda::takes_source(pr);
 }
+
+// Whether the Cuda path's potrf on pr runs a kernel that retries
+// potrf_shifted's failures itself (Problem::shift).
+template <class T>
+bool cuda_retries_shifts(const Problem<T>& pr) {
+  return cuda::retries_in_kernel(pr);
+}
 #else
 template <class ExecSpace, Op OP>
 inline constexpr bool cuda_path_available_v = false;
@@ -58,6 +65,11 @@ bool cuda_serves(const Problem<T>&) {
 
 template <Op OP, class T>
 bool cuda_takes_source(const Problem<T>&) {
+  return false;
+}
+
+template <class T>
+bool cuda_retries_shifts(const Problem<T>&) {
   return false;
 }
 #endif

@@ -193,6 +193,19 @@ void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const
   }
 }
 
+// Whether potrf of pr runs where the kernel itself retries potrf_shifted's
+// failures (the Cuda path's group kernel, Problem::shift), so that no retry
+// launch follows (Batchol_Shifted.hpp).
+template <class ExecSpace, class T>
+bool retries_in_kernel(const char* routine, const Problem<T>& pr, const Options& opts) {
+  if constexpr (is_complex_v<T>) {
+    return false;
+  } else {
+    return pr.batch > 0 && resolve_path<ExecSpace, Op::Potrf>(routine, opts) == Path::Cuda &&
+           cuda_serves<Op::Potrf>(pr) && cuda_retries_shifts(pr);
+  }
+}
+
 // The same for a variable-size batch (pr.orders set, pr.n the largest order).
 template <Op OP, class ExecSpace, class T>
 void run_variable(const char* routine, const ExecSpace& exec, const Problem<T>& pr,

@@ -62,6 +62,15 @@ struct Problem {
   // potrf_shifted's retry: the shift used. Real for complex T.
   typename real_of<T>::type* out = nullptr;
   std::ptrdiff_t out_s = 0;
+  // potrf_shifted on the Cuda path's group and tile kernels, which retry a
+  // failed matrix themselves from src (Batchol_CudaShift.cuh): shift
+  // non-null, the shift used of matrix i at shift[i shift_s], and the policy
+  // (Batchol_Options.hpp's Shift). nullptr: a plain factorization (the retry
+  // is then a launch of its own, Batchol_Shifted.hpp).
+  typename real_of<T>::type* shift = nullptr;
+  std::ptrdiff_t shift_s = 0;
+  double shift_start = 0, shift_growth = 0;
+  int shift_tries = 0;
   // posv_mixed: the refinement steps of matrix i (or its fallback code) at
   // iter[i iter_s].
   int* iter = nullptr;

@@ -22,6 +22,7 @@
 
 #include "Batchol_CudaCommon.cuh"
 #include "Batchol_CudaLogdet.cuh"
+#include "Batchol_CudaShift.cuh"
 
 #include <algorithm>
 #include <type_traits>
@@ -230,9 +231,11 @@ struct SmallDiv {
 // weigh on the others, with its buffer in dynamic shared memory
 // (GroupShape::kWholeBytes); with Whole::No rows are staged where a_cs == 1.
 // LD: a factorization that also writes the log-determinant (Problem::out),
-// a kernel of its own for the same reason.
+// a kernel of its own for the same reason. SH: potrf_shifted's factorization
+// (Problem::shift), which retries a failed matrix after its stores
+// (Batchol_CudaShift.cuh).
 template <class T, int NP, int G, int WARPS, Op OP, group_detail::Whole W, int NR = 1,
-          bool LD = false>
+          bool LD = false, bool SH = false>
 __global__ void __launch_bounds__(WARPS * 32)
     group_kernel(const Problem<T> p, const std::int64_t first) {
   using namespace group_detail;
@@ -436,6 +439,10 @@ __global__ void __launch_bounds__(WARPS * 32)
         if (t == 0) store_logdet(p, mat, fail, ld.value());
       }
     }
+    if constexpr (SH) {
+      __syncwarp();  // the warp's stores come before a retry's rewrite of L
+      if (live && t == 0) finish_shifted(p, mat, S, A, n, fail);
+    }
   }
 
   if constexpr (solves_forward(OP) || solves_backward(OP)) {
@@ -531,6 +538,13 @@ inline constexpr bool multi_rhs = (OP == Op::Potrs) && NP <= 32 && std::is_same_
 template <class T, int NP, int G, int WARPS, Op OP, Whole W>
 void launch_group_grid(const Problem<T>& p, cudaStream_t stream, unsigned nb, std::int64_t first,
                        std::size_t shm) {
+  if constexpr (OP == Op::Potrf) {
+    if (p.shift != nullptr) {
+      group_kernel<T, NP, G, WARPS, OP, W, 1, false, true>
+          <<<nb, WARPS * 32, shm, stream>>>(p, first);
+      return;
+    }
+  }
   if constexpr (factors(OP)) {
     if (p.out != nullptr) {
       group_kernel<T, NP, G, WARPS, OP, W, 1, true><<<nb, WARPS * 32, shm, stream>>>(p, first);

@@ -19,6 +19,7 @@
 #include <array>
 #include <cstddef>
 #include <iterator>
+#include <stdexcept>
 #include <utility>
 
 namespace batchol::cuda {
@@ -128,6 +129,12 @@ Launch try_row(const Problem<T>& p, cudaStream_t s) {
     return Launch::NoKernel;
   } else {
     if (p.n <= lo || p.n > e.n_hi) return Launch::NoKernel;
+    // Only the group and tile kernels retry potrf_shifted's failures
+    // (retrying_row).
+    if constexpr (e.kernel != Kernel::Group && e.kernel != Kernel::Tile) {
+      if (p.shift != nullptr)
+        throw std::logic_error("batchol::cuda: a shifted potrf reached a kernel without retries");
+    }
     if constexpr (e.kernel == Kernel::Group) {
       launch_group<T, e.np, e.lanes, e.warps, OP>(p, s);
     } else if constexpr (e.kernel == Kernel::Strided) {
@@ -189,6 +196,25 @@ Launch launch_table(const Problem<T>& p, cudaStream_t s) {
   else
     return left ? launch_rows<OP, T, SET::float_left, FROM>(p, s)
                 : launch_rows<OP, T, SET::float_right, FROM>(p, s);
+}
+
+// Whether the row of SET (as launch_table reads it for p) that serves p.n
+// runs a kernel that retries potrf_shifted's failures itself: the group and
+// tile kernels, where they read the input from elsewhere than L (a retry
+// starts again from it).
+template <class T, class SET>
+bool retrying_row(const Problem<T>& p) {
+  auto in = [&](const auto& rows) {
+    for (const FactorEntry& e : rows)
+      if (p.n <= e.n_hi) return e.kernel == Kernel::Group || e.kernel == Kernel::Tile;
+    return false;
+  };
+  if (p.src == nullptr || p.src == p.a) return false;
+  const bool left = p.a_bs == 1;
+  if constexpr (sizeof(T) == 8)
+    return left ? in(SET::double_left) : in(SET::double_right);
+  else
+    return left ? in(SET::float_left) : in(SET::float_right);
 }
 
 }  // namespace batchol::cuda

@@ -33,12 +33,16 @@
 // (tile_detail::RegSolve): no copy of L, no warp-solve code. The tuning
 // tool times it as the `POSV=reg` twin of every tile candidate; no row of
 // the sm_90 table takes it yet.
+//
+// SH: potrf_shifted's factorization (Problem::shift), which retries a failed
+// matrix after the block's stores (Batchol_CudaShift.cuh).
 #ifndef BATCHOL_CUDA_TILE_KERNEL_CUH
 #define BATCHOL_CUDA_TILE_KERNEL_CUH
 
 #include "Batchol_CudaCommon.cuh"
 #include "Batchol_CudaFirstEvent.cuh"
 #include "Batchol_CudaLogdet.cuh"
+#include "Batchol_CudaShift.cuh"
 #include "Batchol_CudaWarpSolve.cuh"
 
 #include <algorithm>
@@ -252,12 +256,13 @@ using TileSmem = Smem<T, B * M, OP == Op::Posv && !REG, REG ? RegSolve<T, B, M>:
 // mpb matrices per block at run time: with the batch index fastest (a_bs == 1,
 // LayoutLeft) a warp's lanes take neighbouring matrices, so each load fills
 // more of a 32-byte sector.
-template <class T, int B, int M, int MAXT, int MINB, Op OP, bool REG = false>
+template <class T, int B, int M, int MAXT, int MINB, Op OP, bool REG = false, bool SH = false>
 __global__ void __launch_bounds__(MAXT, MINB)
     tile_kernel(const Problem<T> p, const std::int64_t first, const int mpb) {
   using namespace tile_detail;
   static_assert(OP == Op::Potrf || OP == Op::Posv, "tile_kernel factors");
   static_assert(!REG || OP == Op::Posv, "REG: posv from the register tiles");
+  static_assert(!SH || OP == Op::Potrf, "SH: potrf_shifted's factorization");
   constexpr int NP = B * M, NT = B * B;
   constexpr bool kSolve = OP == Op::Posv && !REG;
   using S = TileSmem<T, B, M, OP, REG>;
@@ -360,6 +365,10 @@ __global__ void __launch_bounds__(MAXT, MINB)
     }
   }
   if (live && lid == 0) p.info[mat * p.info_s] = info;
+  if constexpr (SH) {
+    __syncthreads();  // the block's stores come before a retry's rewrite of L
+    if (live && lid == 0) finish_shifted(p, mat, p.src + opaque(mi * p.a_bs), As, n, info);
+  }
   if (p.out != nullptr) {
     // The column buffers are free now.
     const T sum = block_logdet(As, a_rs + a_cs, n, lid, NT, sh);
@@ -426,6 +435,9 @@ void launch_tile(const Problem<T>& p, cudaStream_t stream, int mpb) {
   using S = tile_detail::TileSmem<T, B, M, OP, REG>;
   const std::size_t shm = S::bytes(mpb);
   auto* kern = &tile_kernel<T, B, M, MAXT, MINB, OP, REG>;
+  if constexpr (OP == Op::Potrf) {
+    if (p.shift != nullptr) kern = &tile_kernel<T, B, M, MAXT, MINB, OP, REG, true>;
+  }
   allow_shared(kern, shm, "tile_kernel shared memory");
   launch_grids((p.batch + mpb - 1) / mpb, "tile_kernel launch", [&](unsigned nb, std::int64_t b0) {
     kern<<<nb, mpb * NT, shm, stream>>>(with_source(p), b0 * mpb, mpb);

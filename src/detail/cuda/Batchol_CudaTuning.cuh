@@ -445,6 +445,14 @@ Launch launch_solve(const Problem<T>& p, cudaStream_t stream) {
   }
 }
 
+// Whether potrf on p runs a kernel that also retries potrf_shifted's
+// failures itself (Problem::shift; rows_detail::retrying_row).
+template <class T>
+bool retries_in_kernel(const Problem<T>& p) {
+  if (!takes_source(p) || p.n > table_max_n) return false;
+  return device_is_sm90() ? retrying_row<T, Sm90Table>(p) : retrying_row<T, DefaultTable>(p);
+}
+
 // Operation OP on `stream` with the kernel the tables name for p: the
 // factorizations through the factorization table of the device's
 // architecture (potrf above it through LargeTable), the solves through
@@ -456,7 +464,7 @@ template <Op OP, class T>
 Launch launch_tuned(const Problem<T>& p, cudaStream_t stream) {
   if constexpr (OP == Op::Potrf) {
     if (runs_large_potrf(p)) {
-      if (!large_serves(p) || p.src != nullptr) return Launch::NoKernel;
+      if (!large_serves(p) || p.src != nullptr || p.shift != nullptr) return Launch::NoKernel;
       large_potrf(p, stream);
       if (p.mirror) launch_mirror(p, stream);
       if (p.out != nullptr) launch_logdet(p, stream);
