@@ -194,8 +194,8 @@ void run(const char* routine, const ExecSpace& exec, const Problem<T>& pr, const
 }
 
 // Whether potrf of pr runs where the kernel itself retries potrf_shifted's
-// failures (the Cuda path's group kernel, Problem::shift), so that no retry
-// launch follows (Batchol_Shifted.hpp).
+// failures (the Cuda path's group and tile kernels, Problem::shift), so that
+// no retry launch follows (Batchol_Shifted.hpp).
 template <class ExecSpace, class T>
 bool retries_in_kernel(const char* routine, const Problem<T>& pr, const Options& opts) {
   if constexpr (is_complex_v<T>) {

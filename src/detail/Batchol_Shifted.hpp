@@ -4,7 +4,9 @@
 // is refactored from its original as A + delta I, delta growing by the
 // policy, by its chunk's team on the Generic path's team kernel. Matrices
 // that succeeded are not touched, so they keep the bits of the path that
-// factored them.
+// factored them. (Where the Cuda path's group and tile kernels factor, they
+// retry the failures themselves and no such launch runs:
+// cuda/Batchol_CudaShift.cuh.)
 #ifndef BATCHOL_SHIFTED_HPP
 #define BATCHOL_SHIFTED_HPP
 
