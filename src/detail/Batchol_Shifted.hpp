@@ -13,6 +13,7 @@
 #include <Batchol_Options.hpp>
 #include <detail/Batchol_Generic.hpp>
 #include <detail/Batchol_KernelTeam.hpp>
+#include <detail/Batchol_ShiftRule.hpp>
 #include <detail/Batchol_Strided.hpp>
 
 #include <algorithm>
@@ -66,13 +67,9 @@ struct Retry {
     R scale = R(0);
     Kokkos::parallel_reduce(
         Kokkos::TeamThreadRange(m, n),
-        [&](const int j, R& mx) {
-          const R ajj = real_part(a(j, j));
-          const R d = ajj < R(0) ? -ajj : ajj;
-          mx = (d > mx || d != d) ? d : mx;  // a NaN propagates: no shift rescues it
-        },
+        [&](const int j, R& mx) { mx = scale_with(mx, real_part(a(j, j))); },
         Kokkos::Max<R>(scale));
-    if (!(scale > R(0))) scale = scale == scale ? R(1) : scale;
+    scale = shift_scale_of(scale);
     const work_view work(m.team_scratch(scratch_level), team_potrf_work_count(n));
     // L's columns from `first` on as those of A + shift I (A's own bits
     // where the shift is 0).
@@ -94,8 +91,8 @@ struct Retry {
     // failing one, and A's from there on (a factorization out of place
     // stored only the former).
     if (policy.tries == 0) copy_from_a(info - 1, R(0));
-    R delta = R(policy.start) * scale;
-    for (int t = 0; t < policy.tries && info != 0; ++t, delta *= R(policy.growth)) {
+    R delta = first_shift(policy.start, scale);
+    for (int t = 0; t < policy.tries && info != 0; ++t, delta = next_shift(delta, policy.growth)) {
       info = attempt(delta);
       if (info == 0) break;
     }

@@ -10,13 +10,11 @@
 // instances ptxas allots fewer registers than potrf's and spills (double,
 // n = 8, rows staged: 64 registers and 280 bytes against 79 and none).
 //
-// The shifts are the Generic path's retry's (Batchol_Shifted.hpp), computed
-// in T the same way: the first start * max_j |a_jj| (1 where that is 0; a
-// NaN stays, so that no shift rescues a matrix holding one on its diagonal),
-// each further one the last times growth.
+// The shifts follow Batchol_ShiftRule.hpp, as the Generic path's retry's.
 #ifndef BATCHOL_CUDA_SHIFT_CUH
 #define BATCHOL_CUDA_SHIFT_CUH
 
+#include "../Batchol_ShiftRule.hpp"
 #include "Batchol_CudaCommon.cuh"
 #include "Batchol_CudaFirstEvent.cuh"
 
@@ -24,19 +22,14 @@
 
 namespace batchol::cuda {
 
-// max_j |a(j, j)| over the n diagonal elements of the input at a, `diag`
-// apart (1 where it is 0, NaN where one is NaN).
+// The scale of the shifts of the input at a, whose n diagonal elements are
+// `diag` apart.
 template <class T>
 __device__ T shift_scale(const T* a, std::int64_t diag, int n) {
-  T scale = T(0);
+  T mx = T(0);
 #pragma unroll 1
-  for (int j = 0; j < n; ++j) {
-    const T v = a[j * diag];
-    const T d = v < T(0) ? -v : v;
-    scale = (d > scale || d != d) ? d : scale;
-  }
-  if (!(scale > T(0))) scale = scale == scale ? T(1) : scale;
-  return scale;
+  for (int j = 0; j < n; ++j) mx = detail::scale_with(mx, a[j * diag]);
+  return detail::shift_scale_of(mx);
 }
 
 // Matrix `mat`, whose factorization from its input at src into L at a
@@ -54,7 +47,8 @@ __device__ void retry_serially(const Problem<T>& p, std::int64_t mat, const T* s
   if (p.shift_tries == 0) copy_lower_from(src, a, rs, cs, n, info - 1);
 #pragma unroll 1
   for (int tried = 0; tried < p.shift_tries && info != 0; ++tried) {
-    delta = tried == 0 ? T(p.shift_start) * shift_scale(src, diag, n) : delta * T(p.shift_growth);
+    delta = tried == 0 ? detail::first_shift(p.shift_start, shift_scale(src, diag, n))
+                       : detail::next_shift(delta, p.shift_growth);
     copy_lower_from(src, a, rs, cs, n, 0);
 #pragma unroll 1
     for (int j = 0; j < n; ++j) a[j * diag] = src[j * diag] + delta;
