@@ -60,7 +60,7 @@ run_tests() {
   ctest --test-dir "$1" --output-on-failure --no-tests=error -j "$jobs" --timeout 900
 }
 
-# Seconds each part took, printed at the end.
+# Seconds each part took, printed as it ends and again at the end.
 times=()
 timed() {
   local name=$1 start=$SECONDS
@@ -68,6 +68,7 @@ timed() {
   echo "== $name"
   "$@"
   times+=("$name $((SECONDS - start)) s")
+  echo "== ${times[-1]}"
 }
 
 # The whole suite, Release, with the system's Kokkos.
@@ -96,8 +97,17 @@ upstream_kokkos() {
   run_tests "$top/build/kokkos"
 }
 
+# One nvcc per precision, side by side: each is a single-threaded compile
+# of minutes.
 nvcc_check() {
-  nvcc -arch=sm_90 -std=c++17 -I"$top/src" -c "$top/unit_tests/cuda/compile_check.cu" -o /dev/null
+  local check=(nvcc -arch=sm_90 -std=c++17 -I"$top/src" -c "$top/unit_tests/cuda/compile_check.cu"
+    -o /dev/null)
+  "${check[@]}" -DBATCHOL_CHECK_FLOAT=0 &
+  local double_pid=$!
+  local float_status=0 double_status=0
+  "${check[@]}" -DBATCHOL_CHECK_DOUBLE=0 || float_status=$?
+  wait "$double_pid" || double_status=$?
+  [ "$float_status" -eq 0 ] && [ "$double_status" -eq 0 ]
 }
 
 install_missing
