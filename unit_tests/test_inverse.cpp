@@ -284,16 +284,16 @@ template <class T, class HView>
   return ::testing::AssertionSuccess();
 }
 
-// On a device the orders reach both ends of the Cuda kernel (several
-// matrices per block at the smallest, one block of 133 KB at n = 128 in
-// double) and the Generic path above it; batches of small matrices end in a
-// partial block.
+// On a device the orders reach both ends of the Cuda kernels (a thread per
+// column, several matrices per block at the smallest; a block per matrix
+// from n = 41, the order padded to a multiple of 16 or not) and the Generic path above n = 128;
+// batches of small matrices end in a partial block.
 TYPED_TEST(Inverse, PotriMatchesLapack) {
   using C = TypeParam;
   using T = typename C::scalar;
   std::vector<int> sizes = kSizes;
   if (!Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible)
-    sizes.insert(sizes.end(), {31, 32, 65, 100, 127, 128, 129});
+    sizes.insert(sizes.end(), {31, 40, 41, 47, 48, 65, 80, 100, 127, 128, 129});
   for (int n : sizes) {
     const int batch = n <= 8 ? 37 : kBatch;
     const SpdBatch s = make_spd_batch<T>(n, batch);
@@ -323,7 +323,10 @@ TYPED_TEST(Inverse, PotriSingularFactorIsolated) {
   using C = TypeParam;
   using T = typename C::scalar;
   constexpr int kBadAt = 3;
-  for (int n : {1, 3, 8, 33}) {
+  std::vector<int> sizes = {1, 3, 8, 33};
+  if (!Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible)
+    sizes.insert(sizes.end(), {64, 100});
+  for (int n : sizes) {
     SCOPED_TRACE("n = " + std::to_string(n));
     const SpdBatch s = make_spd_batch<T>(n, 6);
     std::vector<Matrix> factors;

@@ -1,8 +1,10 @@
 // potri on the Cuda path: inv(A) = inv(L)^T inv(L) from the factor potrf
-// left in A, in place, for orders up to potri_max_n.
+// left in A, in place, for orders up to potri_max_n: below
+// potri_blocked_from<T> a thread per column (this file), from there a block
+// of threads per matrix with register tiles (Batchol_CudaPotriBlocked.cuh).
 //
-// Each matrix is staged whole in shared memory (one pass over memory in,
-// one out), and each of its columns has a thread:
+// A thread per column: each matrix is staged whole in shared memory (one
+// pass over memory in, one out), and each of its columns has a thread:
 //   1. inv(L), column c by forward substitution of L x = e_c, row by row:
 //      thread c writes its column into row c's upper part, which no other
 //      column reads, so the phase has no barrier; the diagonal of inv(L),
@@ -25,19 +27,23 @@
 #define BATCHOL_CUDA_POTRI_CUH
 
 #include "Batchol_CudaCommon.cuh"
+#include "Batchol_CudaPotriBlocked.cuh"
 
 #include <algorithm>
 #include <climits>
 
 namespace batchol::cuda {
 
-// The largest order the kernel takes (a double matrix then takes 133 KB of
-// shared memory, one block per SM). Where a warp holds one column of a large
-// matrix its first warp carries most of the work, and at n = 128 the kernel
-// is about as fast as the Generic path's team per matrix (H200, double
-// LayoutRight 1.07x its time, LayoutLeft 0.62x); below it is 1.5-10x
-// faster.
+// The largest order the Cuda path's potri takes (the blocked kernel's packed
+// double triangle then takes 66 KB of shared memory, three blocks per SM).
 inline constexpr int potri_max_n = 128;
+
+// The order from which the blocked kernel is the faster (H200, both layouts
+// and precisions): up to n = 40 the two are within a few percent, and the
+// blocked kernel pads the order to a multiple of 16, so n = 41..48 costs it
+// what n = 48 does while a thread per column doubles its time from 40 to 48.
+template <class T>
+inline constexpr int potri_blocked_from = 41;
 
 namespace potri_detail {
 
@@ -170,9 +176,10 @@ __global__ void potri_kernel(const Problem<T> p, const potri_detail::Shape shape
     p.info[(first + threadIdx.x) * p.info_s] = bad[threadIdx.x] == INT_MAX ? 0 : bad[threadIdx.x];
 }
 
-// Runs potri on every matrix of p (1 <= p.n <= potri_max_n) on `stream`.
+// Runs the thread-per-column potri on every matrix of p (1 <= p.n <=
+// potri_max_n) on `stream`.
 template <class T>
-void launch_potri(const Problem<T>& p, cudaStream_t stream) {
+void launch_potri_columns(const Problem<T>& p, cudaStream_t stream) {
   const potri_detail::Shape s = potri_detail::shape_of(p.n);
   const std::size_t shm = potri_detail::shared_bytes<T>(s);
   allow_shared(&potri_kernel<T>, shm, "potri_kernel shared memory");
@@ -186,6 +193,15 @@ void launch_potri(const Problem<T>& p, cudaStream_t stream) {
                  q.batch = p.batch - skip;
                  potri_kernel<T><<<nb, threads, shm, stream>>>(q, s);
                });
+}
+
+// Runs potri on every matrix of p (1 <= p.n <= potri_max_n) on `stream`.
+template <class T>
+void launch_potri(const Problem<T>& p, cudaStream_t stream) {
+  if (p.n >= potri_blocked_from<T>)
+    launch_potri_blocked(p, stream);
+  else
+    launch_potri_columns(p, stream);
 }
 
 }  // namespace batchol::cuda
