@@ -4,6 +4,7 @@
 // by its residual A inv(A) - I, the other triangle untouched unless
 // write_transposed, and a singular factor in a good batch reported exactly
 // and left unchanged without disturbing the others.
+#include "support/defects.hpp"
 #include "support/lapack.hpp"
 #include "support/spd_batch.hpp"
 
@@ -165,7 +166,7 @@ TYPED_TEST(Inverse, PotrfAndPosvWriteLogdet) {
   if (!Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible)
     sizes.insert(sizes.end(), {100, 128, 200, 300, 600});
   for (int n : sizes) {
-    const int batch = n <= 64 ? 37 : 3, bad_at = batch / 2;
+    const int batch = n <= 64 ? 37 : 3, bad_at = batch / 2, tiny_at = batch - 1;
     SpdBatch s = make_spd_batch<T>(n, batch);
     std::vector<Matrix> images = s.images(C::uplo);
     if (n > 0) {
@@ -173,6 +174,11 @@ TYPED_TEST(Inverse, PotrfAndPosvWriteLogdet) {
       bad(n - 1, n - 1) = -1.0;  // the last leading minor is not positive
       images[bad_at] = image_of(bad, C::uplo, kPoison);
     }
+    // A subnormal pivot factors (info 0), through the kernels' serial
+    // fallback where they have one: its logdet comes from that factor.
+    if (n > 1)
+      images[tiny_at] =
+          image_of(with_lone_pivot(n, n / 2, tiny_pivots<T>()[0].value), C::uplo, kPoison);
     const auto rhs = make_rhs<T>(n, 1, batch);
     for (batchol::Path path : paths_under_test<Op::Potrf, Op::Posv, Op::Logdet>()) {
       SCOPED_TRACE(case_name(n, batch, path));
@@ -195,6 +201,7 @@ TYPED_TEST(Inverse, PotrfAndPosvWriteLogdet) {
       batchol::posv(Exec(), A3, B, info3, ld3, opts);
       const std::vector<int> expect = download_info(info2);
       EXPECT_EQ(expect[bad_at], n) << "the bad matrix";
+      EXPECT_EQ(expect[tiny_at], 0) << "the subnormal pivot's matrix";
       EXPECT_EQ(download_info(info), expect);
       EXPECT_EQ(download_info(info3), expect);
       EXPECT_EQ(first_item_differing(snapshot(A), snapshot(A2)), -1) << "potrf's factor differs";

@@ -8,9 +8,12 @@
 // diagonal out of the register rows after the factorization cost every
 // potrf, with or without the output (the rows went to local memory, or the
 // registers per thread rose from 128 to 167 at n = 16 in float; the first
-// made potrf 2.2-4x slower at n = 16-32 on an H200). The tile and panel
-// kernels add it before they end, from the diagonal they just stored (still
-// in cache), the logarithms spread over the matrix's threads (block_logdet).
+// made potrf 2.2-4x slower at n = 16-32 on an H200). The tile kernel takes
+// the logarithms of the pivots' roots where it computes them, spread over
+// the matrix's threads, into shared memory, and sums them before it ends
+// (block_sum); reading back the diagonal it had just stored, behind its
+// stores, cost up to 27 % of potrf. The panel kernel, whose pivots come a
+// panel at a time, reads the stored diagonal (block_logdet).
 // The large-matrix factorization, whose matrices span many blocks, is
 // followed by logdet_kernel, which reads the stored diagonal.
 //
@@ -78,17 +81,14 @@ __device__ __forceinline__ void store_logdet(const Problem<T>& p, std::int64_t m
   p.out[mat * p.out_s] = info == 0 ? T(2) * sum : quiet_nan(T());
 }
 
-// Sum of log a(c, c) over c < n of one matrix of a thread block (a: the
-// matrix, dstep: the stride between diagonal entries), by its nt threads
-// (lid), in a fixed order; the result is lid 0's. `scratch`: at least
-// min(nt, n) elements of the matrix's shared memory that no thread still
-// reads. Every thread of the block calls it (it has barriers), after the
-// matrix's factor is stored.
+// Sum over the nt threads (lid) of one matrix of a thread block of their
+// parts, lid's being the sum of its values c = lid, lid + nt, ... < n, in a
+// fixed order; the result is lid 0's. `scratch`: at least min(nt, n)
+// elements of the matrix's shared memory that no thread still reads. Every
+// thread of the block calls it (it has barriers).
 template <class T>
-__device__ T block_logdet(const T* a, std::int64_t dstep, int n, int lid, int nt, T* scratch) {
-  __syncthreads();  // the factor is stored, scratch's last readers are done
-  T part = T(0);
-  for (int c = lid; c < n; c += nt) part += log(a[c * dstep]);
+__device__ T block_sum(T part, int n, int lid, int nt, T* scratch) {
+  __syncthreads();  // scratch's last readers are done
   if (lid < n && lid < nt) scratch[lid] = part;
   __syncthreads();
   // Four running sums (a shorter chain of dependent adds), in scalars: an
@@ -105,6 +105,39 @@ __device__ T block_logdet(const T* a, std::int64_t dstep, int n, int lid, int nt
     }
     for (; i < m; ++i) s0 += scratch[i];
   }
+  return (s0 + s1) + (s2 + s3);
+}
+
+// Sum of log a(c, c) over c < n of one matrix of a thread block (a: the
+// matrix, dstep: the stride between diagonal entries), as block_sum, after
+// the matrix's factor is stored.
+template <class T>
+__device__ T block_logdet(const T* a, std::int64_t dstep, int n, int lid, int nt, T* scratch) {
+  __syncthreads();  // the factor is stored
+  T part = T(0);
+  for (int c = lid; c < n; c += nt) part += log(a[c * dstep]);
+  return block_sum(part, n, lid, nt, scratch);
+}
+
+// The same sum by one thread, in block_sum's order, for a matrix whose
+// diagonal that thread alone rewrote.
+template <class T>
+__device__ T serial_logdet(const T* a, std::int64_t dstep, int n, int nt) {
+  const auto part = [&](int lid) {
+    T x = T(0);
+    for (int c = lid; c < n; c += nt) x += log(a[c * dstep]);
+    return x;
+  };
+  T s0 = T(0), s1 = T(0), s2 = T(0), s3 = T(0);
+  const int m = n < nt ? n : nt;
+  int i = 0;
+  for (; i + 4 <= m; i += 4) {
+    s0 += part(i);
+    s1 += part(i + 1);
+    s2 += part(i + 2);
+    s3 += part(i + 3);
+  }
+  for (; i < m; ++i) s0 += part(i);
   return (s0 + s1) + (s2 + s3);
 }
 

@@ -319,6 +319,8 @@ __global__ void __launch_bounds__(MAXT, MINB)
     pivot_roots(d, p.fast_math, s, rs);
     sh[S::kSqrt + c] = s;
     sh[S::kRsqrt + c] = rs;
+    // The pivot's slot is this thread's alone, and read no more.
+    if (p.out != nullptr) sh[S::kPiv + c] = log(s);
   }
   __syncthreads();
   const int event = fails[sub];
@@ -370,9 +372,16 @@ __global__ void __launch_bounds__(MAXT, MINB)
     if (live && lid == 0) finish_shifted(p, mat, p.src + opaque(mi * p.a_bs), As, n, info);
   }
   if (p.out != nullptr) {
+    // The logarithms of the roots the factor holds, unless a tiny event's
+    // serial factorization rewrote it (potrf_shifted has no logdet output).
     // The column buffers are free now.
-    const T sum = block_logdet(As, a_rs + a_cs, n, lid, NT, sh);
-    if (live && lid == 0) store_logdet(p, mat, info, sum);
+    T part = T(0);
+    for (int c = lid; c < n; c += NT) part += sh[S::kPiv + c];
+    T sum = block_sum(part, n, lid, NT, sh);
+    if (live && lid == 0) {
+      if (event != FirstEvent::kNone && info == 0) sum = serial_logdet(As, a_rs + a_cs, n, NT);
+      store_logdet(p, mat, info, sum);
+    }
   }
 
   if constexpr (REG) {
