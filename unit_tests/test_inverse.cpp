@@ -293,8 +293,8 @@ template <class T, class HView>
 
 // On a device the orders reach both ends of the Cuda kernels (a thread per
 // column, several matrices per block at the smallest; a block per matrix
-// from n = 41, the order padded to a multiple of 16 or not) and the Generic path above n = 128;
-// batches of small matrices end in a partial block.
+// from n = 41, the order padded to a multiple of 16 or not) and the Generic
+// path above n = 128; batches of small matrices end in a partial block.
 TYPED_TEST(Inverse, PotriMatchesLapack) {
   using C = TypeParam;
   using T = typename C::scalar;

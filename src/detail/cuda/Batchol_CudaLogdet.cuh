@@ -84,11 +84,11 @@ __device__ __forceinline__ void store_logdet(const Problem<T>& p, std::int64_t m
 // Sum over the nt threads (lid) of one matrix of a thread block of their
 // parts, lid's being the sum of its values c = lid, lid + nt, ... < n, in a
 // fixed order; the result is lid 0's. `scratch`: at least min(nt, n)
-// elements of the matrix's shared memory that no thread still reads. Every
-// thread of the block calls it (it has barriers).
+// elements of the matrix's shared memory that no thread reads since the
+// caller's last barrier. Every thread of the block calls it (it has a
+// barrier).
 template <class T>
 __device__ T block_sum(T part, int n, int lid, int nt, T* scratch) {
-  __syncthreads();  // scratch's last readers are done
   if (lid < n && lid < nt) scratch[lid] = part;
   __syncthreads();
   // Four running sums (a shorter chain of dependent adds), in scalars: an
@@ -113,32 +113,10 @@ __device__ T block_sum(T part, int n, int lid, int nt, T* scratch) {
 // the matrix's factor is stored.
 template <class T>
 __device__ T block_logdet(const T* a, std::int64_t dstep, int n, int lid, int nt, T* scratch) {
-  __syncthreads();  // the factor is stored
+  __syncthreads();  // the factor is stored, scratch's last readers are done
   T part = T(0);
   for (int c = lid; c < n; c += nt) part += log(a[c * dstep]);
   return block_sum(part, n, lid, nt, scratch);
-}
-
-// The same sum by one thread, in block_sum's order, for a matrix whose
-// diagonal that thread alone rewrote.
-template <class T>
-__device__ T serial_logdet(const T* a, std::int64_t dstep, int n, int nt) {
-  const auto part = [&](int lid) {
-    T x = T(0);
-    for (int c = lid; c < n; c += nt) x += log(a[c * dstep]);
-    return x;
-  };
-  T s0 = T(0), s1 = T(0), s2 = T(0), s3 = T(0);
-  const int m = n < nt ? n : nt;
-  int i = 0;
-  for (; i + 4 <= m; i += 4) {
-    s0 += part(i);
-    s1 += part(i + 1);
-    s2 += part(i + 2);
-    s3 += part(i + 3);
-  }
-  for (; i < m; ++i) s0 += part(i);
-  return (s0 + s1) + (s2 + s3);
 }
 
 // One thread per matrix, from the stored factor's diagonal and info.

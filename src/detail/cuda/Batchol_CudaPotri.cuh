@@ -1,6 +1,6 @@
 // potri on the Cuda path: inv(A) = inv(L)^T inv(L) from the factor potrf
 // left in A, in place, for orders up to potri_max_n: below
-// potri_blocked_from<T> a thread per column (this file), from there a block
+// potri_blocked_from a thread per column (this file), from there a block
 // of threads per matrix with register tiles (Batchol_CudaPotriBlocked.cuh).
 //
 // A thread per column: each matrix is staged whole in shared memory (one
@@ -42,7 +42,6 @@ inline constexpr int potri_max_n = 128;
 // and precisions): up to n = 40 the two are within a few percent, and the
 // blocked kernel pads the order to a multiple of 16, so n = 41..48 costs it
 // what n = 48 does while a thread per column doubles its time from 40 to 48.
-template <class T>
 inline constexpr int potri_blocked_from = 41;
 
 namespace potri_detail {
@@ -198,7 +197,7 @@ void launch_potri_columns(const Problem<T>& p, cudaStream_t stream) {
 // Runs potri on every matrix of p (1 <= p.n <= potri_max_n) on `stream`.
 template <class T>
 void launch_potri(const Problem<T>& p, cudaStream_t stream) {
-  if (p.n >= potri_blocked_from<T>)
+  if (p.n >= potri_blocked_from)
     launch_potri_blocked(p, stream);
   else
     launch_potri_columns(p, stream);

@@ -365,6 +365,9 @@ __global__ void __launch_bounds__(MAXT, MINB)
         for (int row = c; row < n; ++row)
           Lp[solve_detail::packed(row, c)] = As[row * a_rs + c * a_cs];
     }
+    // The logarithms of this factor's roots in place of the failed pass's.
+    if (p.out != nullptr)
+      for (int c = 0; c < n; ++c) sh[S::kPiv + c] = log(As[c * (a_rs + a_cs)]);
   }
   if (live && lid == 0) p.info[mat * p.info_s] = info;
   if constexpr (SH) {
@@ -372,16 +375,14 @@ __global__ void __launch_bounds__(MAXT, MINB)
     if (live && lid == 0) finish_shifted(p, mat, p.src + opaque(mi * p.a_bs), As, n, info);
   }
   if (p.out != nullptr) {
-    // The logarithms of the roots the factor holds, unless a tiny event's
-    // serial factorization rewrote it (potrf_shifted has no logdet output).
-    // The column buffers are free now.
+    // The logarithms of the roots the factor holds (potrf_shifted has no
+    // logdet output, so no retry rewrites them). The column buffers are
+    // free now.
+    __syncthreads();  // a tiny event's logarithms are in place
     T part = T(0);
     for (int c = lid; c < n; c += NT) part += sh[S::kPiv + c];
-    T sum = block_sum(part, n, lid, NT, sh);
-    if (live && lid == 0) {
-      if (event != FirstEvent::kNone && info == 0) sum = serial_logdet(As, a_rs + a_cs, n, NT);
-      store_logdet(p, mat, info, sum);
-    }
+    const T sum = block_sum(part, n, lid, NT, sh);
+    if (live && lid == 0) store_logdet(p, mat, info, sum);
   }
 
   if constexpr (REG) {
