@@ -63,6 +63,23 @@ struct Limits<double> {
   static constexpr double min_normal = 2.22507385850720138309023271733240406e-308;
 };
 
+// `policy` with Kokkos's hint that its kernels are light
+// (Kokkos::Experimental::require and WorkItemProperty::HintLightWeight, 3.4
+// to 4.6 at least). Why every library kernel takes it: on CUDA, Kokkos
+// otherwise passes a functor of 512 bytes or more through constant memory,
+// behind an event it waits for on the host, which a stream being captured
+// into a CUDA graph cannot do; with the hint a functor up to 4 KB goes as the
+// kernel's argument. Other backends ignore the hint: only CUDA builds spell it.
+template <class Policy>
+auto light_weight(const Policy& policy) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return Kokkos::Experimental::require(policy,
+                                       Kokkos::Experimental::WorkItemProperty::HintLightWeight);
+#else
+  return policy;
+#endif
+}
+
 // A Kokkos profiling region for the lifetime of the object (what tools such
 // as the Kokkos kernel logger and space-time stack show around the kernels of
 // a call). Kokkos 4.1 has ScopedRegion; 3.4 to 4.0 have pushRegion and

@@ -10,6 +10,7 @@
 #ifndef BATCHOL_COPY_LOWER_HPP
 #define BATCHOL_COPY_LOWER_HPP
 
+#include <detail/Batchol_Compat.hpp>
 #include <detail/Batchol_Problem.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -57,7 +58,8 @@ void copy_lower(const ExecSpace& exec, const T* from, std::ptrdiff_t f_bs, std::
             [&](int x, int y) { return std::abs(strides[x]) < std::abs(strides[y]); });
   for (int d = 0; d < 3; ++d) f.extent[d] = extents[f.which[d]];
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::parallel_for("batchol::copy_lower", Policy(exec, 0, to.batch * to.n * to.n), f);
+  Kokkos::parallel_for("batchol::copy_lower", light_weight(Policy(exec, 0, to.batch * to.n * to.n)),
+                       f);
 }
 
 }  // namespace batchol::detail

@@ -7,6 +7,7 @@
 #ifndef BATCHOL_GENERIC_HPP
 #define BATCHOL_GENERIC_HPP
 
+#include <detail/Batchol_Compat.hpp>
 #include <detail/Batchol_KernelMixed.hpp>
 #include <detail/Batchol_KernelTeam.hpp>
 #include <detail/Batchol_Op.hpp>
@@ -157,7 +158,8 @@ void launch_league(const ExecSpace& exec, const char* name, std::int64_t batch,
     const auto functor = make(offset, count, level);
     Policy probe(exec, league, 1);
     probe.set_scratch_size(level, Kokkos::PerTeam(work_bytes));
-    Policy policy(exec, league, team_of(probe.team_size_max(functor, Kokkos::ParallelForTag())));
+    auto policy = light_weight(
+        Policy(exec, league, team_of(probe.team_size_max(functor, Kokkos::ParallelForTag()))));
     policy.set_scratch_size(level, Kokkos::PerTeam(work_bytes));
     Kokkos::parallel_for(name, policy, functor);
   }
@@ -201,7 +203,8 @@ void run(const ExecSpace& exec, const Problem<T>& pr) {
   if constexpr (OP == Op::Logdet) {
     static_assert(!VARIABLE, "variable-size batches take potrf, posv, potrs and trsv");
     using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-    Kokkos::parallel_for("batchol::generic", Policy(exec, 0, pr.batch), Logdet<T>{pr});
+    Kokkos::parallel_for("batchol::generic", light_weight(Policy(exec, 0, pr.batch)),
+                         Logdet<T>{pr});
   } else {
     run_teams<OP, VARIABLE>(exec, pr);
   }
