@@ -54,6 +54,16 @@ template <class T>
 bool cuda_retries_shifts(const Problem<T>& pr) {
   return cuda::retries_in_kernel(pr);
 }
+
+// The Cuda path's cuBLAS handles (cuda/Batchol_CudaBlas.cuh) are destroyed
+// when Kokkos finalizes, before the devices go; registered once per process.
+inline void release_blas_at_finalize() {
+  static const bool registered = [] {
+    Kokkos::push_finalize_hook(cuda::release_blas);
+    return true;
+  }();
+  (void)registered;
+}
 #else
 template <class ExecSpace, Op OP>
 inline constexpr bool cuda_path_available_v = false;

@@ -157,6 +157,7 @@ void run_real(const char* routine, const ExecSpace& exec, const Problem<T>& pr,
     case Path::Cuda:
 #if BATCHOL_HAS_CUDA_PATH
       if constexpr (cuda_path_available_v<ExecSpace, OP>) {
+        release_blas_at_finalize();
         cuda::run<OP>(q, exec.cuda_stream());
       }
 #endif

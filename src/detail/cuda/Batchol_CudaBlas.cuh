@@ -12,8 +12,9 @@
 // on every matrix in one launch.
 //
 // One cuBLAS handle per device, created at its first use on that device and
-// kept until the process ends, guarded by a mutex while a stream is set and
-// the work enqueued. It has no workspace, so that work enqueued on different
+// kept until release_blas() (which the Kokkos layer runs as a finalize hook of
+// Kokkos, while the devices still exist), guarded by a mutex while a stream is
+// set and the work enqueued. It has no workspace, so that work enqueued on different
 // streams never shares one. Creating a handle allocates device memory, which
 // a stream being captured into a CUDA graph cannot do: on such a stream, with
 // no handle yet, the library's kernels run.
@@ -78,6 +79,16 @@ struct On {
 
 inline constexpr bool has_blas = true;
 
+// Destroys every handle; a later use creates a new one.
+inline void release_blas() {
+  auto& all = blas_detail::handles();
+  const std::lock_guard<std::mutex> guard(all.lock);
+  for (cublasHandle_t& h : all.of_device) {
+    if (h != nullptr) cublasDestroy(h);  // at finalize: nothing left to report an error to
+    h = nullptr;
+  }
+}
+
 // Enqueues, on `stream`, M(r, c) -= sum_{k0 <= k < k0 + nk} M(r, k) M(c, k)
 // for r0 <= c <= r < r0 + nr: the lower triangle of one matrix stored
 // column-major (CM) or row-major with leading dimension ld. false where it
@@ -141,6 +152,8 @@ bool blas_solve(cudaStream_t stream, const T* L, std::int64_t ld, int n, T* B, s
 #else
 
 inline constexpr bool has_blas = false;
+
+inline void release_blas() {}
 
 template <bool CM>
 bool blas_update(cudaStream_t, double*, std::int64_t, int, int, int, int) {
