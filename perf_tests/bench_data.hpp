@@ -51,6 +51,27 @@ struct FillSpd {
   }
 };
 
+// FillSpd's matrix with its leading 2 x 2 block replaced by [1 m; m 1],
+// m = 1 - 2^-40, and that block's rows and columns otherwise zero: SPD in
+// double (the second pivot is about 2^-39), exactly singular in float, where m
+// rounds to 1 and the second pivot is 1 - 1 * 1 whatever the order of the
+// operations (posv_mixed's fallback data).
+template <class T, class Layout>
+struct MakeFloatSingular {
+  Mat3<T, Layout> A;
+  int n;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t b) const {
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < 2 && j < i; ++j) {
+        const T v = i == 1 ? T(1) - T(1) / T(1099511627776.0) : T(0);
+        A(b, i, j) = v;
+        A(b, j, i) = v;
+      }
+    A(b, 0, 0) = T(1);
+    if (n > 1) A(b, 1, 1) = T(1);
+  }
+};
+
 template <class T, class Layout>
 struct FillRhs {
   Mat3<T, Layout> B;
@@ -196,6 +217,8 @@ struct DataSet {
     d.A0 =
         Mat3<T, Layout>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "A0"), c.batch, c.n, c.n);
     Kokkos::parallel_for("bench::fill_spd", range, FillSpd<T, Layout>{d.A0, c.n});
+    if (c.float_fails)
+      Kokkos::parallel_for("bench::float_singular", range, MakeFloatSingular<T, Layout>{d.A0, c.n});
     if (c.starts_from_factor()) {
       d.F0 =
           Mat3<T, Layout>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "F0"), c.batch, c.n, c.n);

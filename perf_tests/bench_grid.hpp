@@ -16,7 +16,8 @@
 //                                   host execution space, none on a GPU)
 //   --batchol_precisions=float,double   --batchol_layouts=left,right
 //   --batchol_routines=potrf,potrs,trsv,posv   (the default; also potri,
-//                                   logdet, posv_mixed, potrf_shifted)
+//                                   logdet, posv_mixed, posv_mixed_fallback (its
+//                                   data all falling back), potrf_shifted)
 //   --batchol_nrhs=1,8              right-hand sides of potrs and posv (BATCHOL_BENCH_NRHS;
 //                                   default: 1 and 8 for potrs, 1 for posv)
 //   --batchol_cache=cold|warm|both  cold (default): inputs evicted from cache

@@ -25,6 +25,9 @@ struct Case {
   batchol::Uplo uplo = batchol::Uplo::Lower;           // trsv only
   batchol::Trans trans = batchol::Trans::NoTranspose;  // trsv only
   bool warm_cache = false;                             // true: measure with the batch left in cache
+  // posv_mixed only: every matrix SPD in double but singular once rounded to
+  // float, so that every system falls back to the double factorization.
+  bool float_fails = false;
 
   bool has_rhs() const {
     return routine == Routine::Potrs || routine == Routine::Trsv || routine == Routine::Posv ||
@@ -57,7 +60,7 @@ struct Case {
       case Routine::Logdet:
         return "logdet";
       case Routine::PosvMixed:
-        return "posv_mixed";
+        return float_fails ? "posv_mixed_fallback" : "posv_mixed";
       case Routine::PotrfShifted:
         return "potrf_shifted";
     }

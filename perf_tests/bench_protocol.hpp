@@ -79,7 +79,8 @@ inline std::string describe(const CheckResult& r) {
       << " matrices checked have a backward error above " << r.bound << " (worst " << r.error
       << "), " << r.bad_info << " matrices report info != 0";
   if (r.bad_output)
-    out << ", " << r.bad_output << " matrices report a fallback (iter < 0) or a shift != 0";
+    out << ", " << r.bad_output
+        << " matrices report another route than the data's (posv_mixed's iter) or a shift != 0";
   return out.str();
 }
 

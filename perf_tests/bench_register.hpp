@@ -125,6 +125,11 @@ inline std::vector<Case> shapes(const Grid& g) {
       c.routine = r;
       out.push_back(c);
     }
+  if (g.has_routine("posv_mixed_fallback")) {
+    c.routine = Routine::PosvMixed;
+    c.float_fails = true;
+    out.push_back(c);
+  }
   return out;
 }
 
@@ -136,6 +141,7 @@ int register_all(const Grid& g, std::size_t free_bytes) {
     // posv_mixed solves double systems (through a float factor).
     if (shape.routine == Routine::PosvMixed && !std::is_same_v<T, double>) continue;
     for (const int n : g.n) {
+      if (shape.float_fails && n < 2) continue;  // its data needs a 2 x 2 block
       Case c = shape;
       c.n = n;
       for (const auto batch : batches_for(g, c, sizeof(T), free_bytes))
