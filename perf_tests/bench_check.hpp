@@ -236,9 +236,22 @@ CheckResult check_result(const DataSet<T, Layout>& d, const Slot<T, Layout>& s, 
   for (std::int64_t b = 0; b < c.batch; ++b) r.bad_info += info(b) != 0;
   if (c.routine == Routine::PosvMixed) {
     const auto iter = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.iter);
-    // -3: the float factorization failed (the fallback data's singular block).
-    for (std::int64_t b = 0; b < c.batch; ++b)
-      r.bad_output += c.float_fails ? iter(b) != -3 : iter(b) < 0;
+    // The fallback data: every float factorization fails (-3). The
+    // well-conditioned data: none may (nor leave float's range, -2); but at
+    // small n dsposv's stopping rule (a residual within sqrt(n) eps |A| |x|)
+    // can be missed by rounding alone (LAPACK's dsposv does so for about 1
+    // in 1000 systems at n = 2), so up to 1 % of the batch may end
+    // unconverged (-31) and fall back.
+    std::int64_t unconverged = 0;
+    for (std::int64_t b = 0; b < c.batch; ++b) {
+      if (c.float_fails)
+        r.bad_output += iter(b) != -3;
+      else if (iter(b) == -31)
+        ++unconverged;
+      else
+        r.bad_output += iter(b) < 0;
+    }
+    if (unconverged > c.batch / 100) r.bad_output += unconverged;
   }
   const auto idx = sample_indices(c.batch, c.n, c.has_rhs() ? c.nrhs : 1, budget_flops);
   r.checked = static_cast<std::int64_t>(idx.size());
