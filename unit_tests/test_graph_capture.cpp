@@ -127,6 +127,20 @@ void enqueue(const Kokkos::Cuda& exec, const Work<T, Layout>& w, batchol::Path p
   batchol::potri(exec, w.l, w.info3, o);
 }
 
+// potrf's info, factor and potrs's solution in w against LAPACK.
+template <class T, class Layout>
+::testing::AssertionResult matches_lapack(const Work<T, Layout>& w, const SpdBatch& s,
+                                          const std::vector<Matrix>& rhs) {
+  const auto ha = snapshot(w.a);
+  const auto hinfo = snapshot(w.info);
+  const auto hb = snapshot(w.b);
+  return every_item(int(w.a.extent(0)), [&](int b) {
+    if (hinfo(b) != 0) return ::testing::AssertionFailure() << "info " << hinfo(b);
+    auto r = factor_ok<T>(s, b, lower_of(get(ha, b), batchol::Uplo::Lower));
+    return r ? solution_ok<T>(s, b, rhs[b], get(hb, b)) : r;
+  });
+}
+
 template <class T, class Layout>
 void check_case(int n, int batch, batchol::Path path) {
   SCOPED_TRACE("n = " + std::to_string(n) + ", batch = " + std::to_string(batch) +
@@ -144,14 +158,7 @@ void check_case(int n, int batch, batchol::Path path) {
     enqueue(exec, direct, path);
     exec.fence();
   }
-  const auto ha = snapshot(direct.a);
-  const auto hinfo = snapshot(direct.info);
-  const auto hb = snapshot(direct.b);
-  EXPECT_TRUE(every_item(batch, [&](int b) {
-    if (hinfo(b) != 0) return ::testing::AssertionFailure() << "info " << hinfo(b);
-    auto r = factor_ok<T>(s, b, lower_of(get(ha, b), batchol::Uplo::Lower));
-    return r ? solution_ok<T>(s, b, rhs[b], get(hb, b)) : r;
-  }));
+  EXPECT_TRUE(matches_lapack<T>(direct, s, rhs));
 
   capture_and_replay(
       stream.s, [&] { enqueue(exec, graphed, path); }, [&] { fill(graphed, s, rhs); },
@@ -202,16 +209,7 @@ void check_first_call(int n, int batch, batchol::Path path) {
   Work<T, Kokkos::LayoutRight> w(n, batch);
   capture_and_replay(
       stream.s, [&] { enqueue(exec, w, path); }, [&] { fill(w, s, rhs); },
-      [&] {
-        const auto ha = snapshot(w.a);
-        const auto hinfo = snapshot(w.info);
-        const auto hb = snapshot(w.b);
-        EXPECT_TRUE(every_item(batch, [&](int b) {
-          if (hinfo(b) != 0) return ::testing::AssertionFailure() << "info " << hinfo(b);
-          auto r = factor_ok<T>(s, b, lower_of(get(ha, b), batchol::Uplo::Lower));
-          return r ? solution_ok<T>(s, b, rhs[b], get(hb, b)) : r;
-        }));
-      });
+      [&] { EXPECT_TRUE(matches_lapack<T>(w, s, rhs)); });
 }
 
 TEST(GraphCapture, AsTheFirstCall) {

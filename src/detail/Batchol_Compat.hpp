@@ -65,11 +65,12 @@ struct Limits<double> {
 
 // `policy` with Kokkos's hint that its kernels are light
 // (Kokkos::Experimental::require and WorkItemProperty::HintLightWeight, 3.4
-// to 4.6 at least). Why every library kernel takes it: on CUDA, Kokkos
-// otherwise passes a functor of 512 bytes or more through constant memory,
-// behind an event it waits for on the host, which a stream being captured
-// into a CUDA graph cannot do; with the hint a functor up to 4 KB goes as the
-// kernel's argument. Other backends ignore the hint: only CUDA builds spell it.
+// to 4.6 at least). Every Kokkos kernel the library launches on a device
+// takes it: on CUDA, Kokkos otherwise passes a functor of 512 bytes or more
+// through constant memory, behind an event it waits for on the host, which a
+// stream being captured into a CUDA graph cannot do; with the hint a functor
+// up to 4 KB goes as the kernel's argument. Other backends ignore the hint:
+// only CUDA builds spell it.
 template <class Policy>
 auto light_weight(const Policy& policy) {
 #if defined(KOKKOS_ENABLE_CUDA)
